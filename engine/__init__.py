@@ -1,0 +1,17 @@
+"""Rules of inpHeXion, Hex and Blind Hex: pure Python, no I/O.
+
+Start a game with :func:`new_game`, act with ``position.play(text)``, read
+``to_move``, ``phase``, ``legal_actions()`` and ``outcome``. See RULES.md.
+"""
+
+from .errors import ActionError, GameOverError, IllegalActionError, NotationError, OptionsError, WrongTurnError
+from .games import GAME_NAMES, make_options, new_game, position_class
+from .outcome import Outcome, Reason
+from .position import GameOptions, LastTurn, Position
+from .record import Record
+
+__all__ = [
+    "ActionError", "GameOverError", "IllegalActionError", "NotationError", "OptionsError", "WrongTurnError",
+    "GAME_NAMES", "make_options", "new_game", "position_class",
+    "Outcome", "Reason", "GameOptions", "LastTurn", "Position", "Record",
+]

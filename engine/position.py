@@ -1,0 +1,286 @@
+"""The protocol every game's position follows, so render and bot never branch
+on game internals they do not need.
+
+A position knows its options, whose turn it is (``to_move``, a list because
+Blind Hex players choose at the same time), the ``phase``, the canonical
+``actions`` played so far (the record) and, once over, its ``outcome``.
+``play(text)`` takes one line of notation (which may hold several actions,
+such as a whole inpHeXion turn ``c4 d4 b2>e7``) and is atomic: it applies all
+of it or raises an :class:`~engine.errors.ActionError` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+from .errors import GameOverError, OptionsError, WrongTurnError
+from .geometry import HexGrid, grid
+from .notation import normalize
+from .outcome import Outcome, Reason
+
+
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    """What fixes a game before the first action: game, board size, variants, cut winner.
+
+    ``variants`` is always sorted; ``first`` is the Blind Hex cut winner (``x`` or ``o``)
+    and None for the other games.
+    """
+
+    game: str
+    size: int
+    variants: tuple[str, ...] = ()
+    first: str | None = None
+
+    def new_position(self) -> "Position":
+        """A fresh position with these options."""
+        from .games import position_class
+
+        return position_class(self.game)(self)
+
+
+@dataclass(frozen=True, slots=True)
+class LastTurn:
+    """What the latest turn did, for pictures and captions (cells are indices).
+
+    ``placed``: cells where the mover put a disc, stone or letter (ringed in pictures);
+    ``moved``: (from, to) of the enemy disc moved this turn (an arrow);
+    ``relocated``: (from, to) of discs relocated this turn (dashed arrows);
+    ``pending``: discs still waiting to be relocated (highlighted);
+    ``swapped``: the turn was a swap; ``cards``: Blind Hex cards revealed this round.
+    """
+
+    player: str
+    placed: tuple[int, ...] = ()
+    moved: tuple[tuple[int, int], ...] = ()
+    relocated: tuple[tuple[int, int], ...] = ()
+    pending: tuple[int, ...] = ()
+    swapped: bool = False
+    cards: dict[str, tuple[int, int]] | None = None
+    text: str = ""
+
+
+class Position(ABC):
+    """Base class of inpHeXion, Hex and Blind Hex positions (see the module docstring)."""
+
+    #: the CLI and record name of the game
+    game: ClassVar[str]
+    #: the game's printed name
+    title: ClassVar[str]
+    #: colours in seat order at the start: the first player's colour first
+    colours: ClassVar[tuple[str, str]]
+    #: the colour that connects top and bottom
+    vertical: ClassVar[str]
+    #: board letters in ``board_rows`` for each colour (and ``neutral``)
+    symbols: ClassVar[dict[str, str]]
+    sizes: ClassVar[tuple[int, ...]]
+    default_size: ClassVar[int]
+    variant_names: ClassVar[tuple[str, ...]] = ()
+
+    options: GameOptions
+    actions: list[str]
+    outcome: Outcome | None
+    #: True once the people have exchanged colours (pie rule / swap)
+    swapped: bool
+
+    # -- options -------------------------------------------------------------
+    @classmethod
+    def make_options(
+        cls, size: int | None = None, variants: tuple[str, ...] | list[str] = (), first: str | None = None
+    ) -> GameOptions:
+        """Check and normalise options for this game; OptionsError with a player-facing message."""
+        size = cls.default_size if size is None else size
+        if size not in cls.sizes:
+            raise OptionsError(f"{cls.title} is played on sizes {_ranges(cls.sizes)}, not {size}")
+        vs = tuple(sorted(set(variants)))
+        for v in vs:
+            if v not in cls.variant_names:
+                offered = ", ".join(cls.variant_names) or "none"
+                raise OptionsError(f"{cls.title} has no variant '{v}' (offered: {offered})")
+        if first is not None:
+            raise OptionsError(f"{cls.title} has no cut; leave out --first")
+        return GameOptions(cls.game, size, vs, None)
+
+    @property
+    def grid(self) -> HexGrid:
+        """The board geometry."""
+        return grid(self.options.size)
+
+    @property
+    def size(self) -> int:
+        """The board size n (n×n)."""
+        return self.options.size
+
+    # -- the protocol ----------------------------------------------------------
+    @property
+    @abstractmethod
+    def to_move(self) -> list[str]:
+        """The colours that may act now, sorted; empty once the game is over."""
+
+    @property
+    @abstractmethod
+    def phase(self) -> str:
+        """One of place, move, relocate, aside, choose, write, over."""
+
+    @abstractmethod
+    def legal_actions(self, player: str | None = None) -> list[str]:
+        """Every legal action now in canonical notation, sorted (only ``player``'s if given)."""
+
+    @abstractmethod
+    def _play_line(self, line: str, player: str | None) -> list[str]:
+        """Apply one normalised line in place and return the canonical actions it made.
+
+        Called on a scratch copy by :meth:`play`, so it may leave the copy half-changed
+        when it raises.
+        """
+
+    @abstractmethod
+    def copy(self) -> Self:
+        """An independent copy of this position."""
+
+    @abstractmethod
+    def piece_at(self, cell: int) -> str | None:
+        """The colour on a cell (``neutral`` for the neutral disc), or None if empty."""
+
+    @abstractmethod
+    def hands(self) -> dict[str, Any] | None:
+        """Discs in hand (counts) or cards in hand (sorted lists) per colour; None for Hex."""
+
+    def aside(self) -> dict[str, list[int]] | None:
+        """Blind Hex cards set aside per colour; None for other games."""
+        return None
+
+    @abstractmethod
+    def last_turn(self) -> LastTurn | None:
+        """What the latest turn did, or None before the first action."""
+
+    @abstractmethod
+    def _state_key(self) -> tuple:
+        """Everything that makes two positions of the same options equal."""
+
+    def random_playout(self, rng: random.Random) -> Outcome:
+        """Play random legal actions to the end, in place, and return the outcome.
+
+        The base version uses the public protocol; games override it with a fast path.
+        """
+        while self.outcome is None:
+            player = self.to_move[0]
+            self.play(rng.choice(self.legal_actions(player)), player)
+        return self.outcome
+
+    # -- shared behaviour ---------------------------------------------------------
+    def play(self, text: str, player: str | None = None) -> list[str]:
+        """Apply one line of notation (as ``player`` if given); return the canonical actions.
+
+        Atomic: on any :class:`~engine.errors.ActionError` the position is unchanged.
+        """
+        line = normalize(text)
+        if self.outcome is not None:
+            raise GameOverError(f"the game is over: {self.describe_outcome()}")
+        if player is not None and player not in self.to_move:
+            raise WrongTurnError(self._wrong_turn_message(player))
+        trial = self.copy()
+        done = trial._play_line(line, player)
+        self._adopt(trial)
+        return done
+
+    def _adopt(self, other: Self) -> None:
+        """Take over ``other``'s state (the successful scratch copy of :meth:`play`)."""
+        for klass in type(self).__mro__:
+            for name in getattr(klass, "__slots__", ()):
+                if hasattr(other, name):
+                    setattr(self, name, getattr(other, name))
+        if hasattr(other, "__dict__"):
+            self.__dict__.update(other.__dict__)
+
+    def _wrong_turn_message(self, player: str) -> str:
+        if player not in self.colours:
+            return f"'{player}' does not play in this game"
+        return f"it is {' and '.join(self.to_move)}'s turn, not {player}'s"
+
+    def finish(self, outcome: Outcome) -> None:
+        """End the game from outside the rules (resignation, timeout, abandoned)."""
+        if self.outcome is not None:
+            raise GameOverError(f"the game is over: {self.describe_outcome()}")
+        self.outcome = outcome
+
+    def other(self, colour: str) -> str:
+        """The opponent's colour."""
+        a, b = self.colours
+        return b if colour == a else a
+
+    def colour_of_seat(self, seat: int) -> str:
+        """The colour seat 0 (who started as the first colour) or seat 1 plays now."""
+        return self.colours[seat ^ int(self.swapped)]
+
+    def seat_of_colour(self, colour: str) -> int:
+        """Which seat (0 or 1) plays ``colour`` now."""
+        return self.colours.index(colour) ^ int(self.swapped)
+
+    def board_rows(self) -> list[str]:
+        """Rows 1..n, columns a.., one letter a cell ('.' empty), as in the JSON CLI."""
+        g = self.grid
+        out = []
+        for r in range(g.n):
+            row = []
+            for c in range(g.n):
+                piece = self.piece_at(r * g.n + c)
+                row.append("." if piece is None else self.symbols[piece])
+            out.append("".join(row))
+        return out
+
+    def winning_chain(self) -> list[int]:
+        """Cells of the winner's connecting chain (a shortest one), or [] if the game was not won by connection."""
+        o = self.outcome
+        if o is None or o.reason is not Reason.CONNECTION or o.winner is None:
+            return []
+        g = self.grid
+        stones = sum(1 << i for i in range(g.cells) if self.piece_at(i) == o.winner)
+        return g.shortest_chain(stones, o.winner == self.vertical)
+
+    def describe_outcome(self) -> str:
+        """A short sentence for the result, e.g. ``white won by connection``."""
+        o = self.outcome
+        if o is None:
+            return "the game is in progress"
+        if o.winner is None:
+            return f"no winner ({o.reason.value})"
+        return f"{o.winner} won by {o.reason.value}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object printed by ``python -m engine`` (a stable contract)."""
+        over = self.outcome is not None
+        return {
+            "game": self.game,
+            "size": self.size,
+            "variants": list(self.options.variants),
+            "to_move": [] if over else list(self.to_move),
+            "phase": "over" if over else self.phase,
+            "board": self.board_rows(),
+            "hands": self.hands(),
+            "aside": self.aside(),
+            "legal": [] if over else self.legal_actions(),
+            "winner": self.outcome.winner if over else None,
+            "reason": self.outcome.reason.value if over else None,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self.options == other.options and self._state_key() == other._state_key()
+
+    def __hash__(self) -> int:
+        return hash((self.options, self._state_key()))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.size}×{self.size} {self.phase} after {len(self.actions)} actions>"
+
+
+def _ranges(sizes: tuple[int, ...]) -> str:
+    """``3–19`` for a run, ``5, 7, 9, 11`` otherwise."""
+    if list(sizes) == list(range(sizes[0], sizes[-1] + 1)):
+        return f"{sizes[0]}–{sizes[-1]}"
+    return ", ".join(map(str, sizes))
