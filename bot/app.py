@@ -1,0 +1,100 @@
+"""The Discord application: a ``commands.Bot`` that wires store, service, timers and cogs."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .clock import Clock, SystemClock
+from .config import Settings
+from .present import MENTION_USERS
+from .service import GameService
+from .store import Store
+from .timers import Timers
+from .views import ChallengeButton
+
+log = logging.getLogger(__name__)
+
+COGS = ("bot.cogs.challenges", "bot.cogs.play", "bot.cogs.info")
+SORRY = "Sorry — something went wrong on my side. Nothing you did caused it; `/board` shows the current game."
+
+
+class HexBot(commands.Bot):
+    """The hex-games bot. ``clock`` and extra client options are injectable for tests."""
+
+    def __init__(self, settings: Settings, *, clock: Clock | None = None, **client_options: Any) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            allowed_mentions=MENTION_USERS,
+            **client_options,
+        )
+        self.settings = settings
+        self.clock: Clock = clock or SystemClock()
+        self.store: Store
+        self.service: GameService
+        self.timers: Timers
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    async def setup_hook(self) -> None:
+        """Open the database, load the cogs, re-arm buttons and timers, sync commands if they changed."""
+        self.store = await Store.open(self.settings.database_path)
+        self.timers = Timers(self.store, self.clock)
+        self.service = GameService(self.store, clock=self.clock.now, schedule=self.timers.schedule)
+        for cog in COGS:
+            await self.load_extension(cog)
+        self.add_dynamic_items(ChallengeButton)
+        await self.sync_commands_if_changed()
+        self.timers.start()
+
+    async def sync_commands_if_changed(self) -> bool:
+        """Sync the command tree only when its definitions differ from the last sync (rate limits)."""
+        guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+        key = f"commands:{guild.id if guild else 'global'}"
+        if await self.store.get_meta(key) == digest:
+            log.info("commands unchanged; not syncing")
+            return False
+        await self.tree.sync(guild=guild)
+        await self.store.set_meta(key, digest)
+        log.info("synced %d commands (%s)", len(payload), key)
+        return True
+
+    async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        """Log the traceback; tell the user briefly, never with a traceback."""
+        if isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
+            message = str(error) if isinstance(error, app_commands.CheckFailure) and str(error) else \
+                "That option value isn't valid here."
+            await reply_privately(interaction, message)
+            return
+        log.error("command %s failed", interaction.command and interaction.command.name, exc_info=error)
+        await reply_privately(interaction, SORRY)
+
+    async def close(self) -> None:
+        """Stop timers and close the database, then disconnect."""
+        if hasattr(self, "timers"):
+            await self.timers.stop()
+        await super().close()
+        if hasattr(self, "store"):
+            await self.store.close()
+
+
+async def reply_privately(interaction: discord.Interaction, message: str) -> None:
+    """Answer with an ephemeral message, whether or not the interaction was answered already."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell user about an error", exc_info=True)

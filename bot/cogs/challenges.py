@@ -1,0 +1,215 @@
+"""``/challenge``, ``/accept``, ``/decline`` and the challenge buttons.
+
+Thin: it reads the interaction, asks the game service, and turns the answer
+into messages. Refusals are short ephemeral replies.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .. import texts
+from ..present import MENTION_USERS, NO_MENTIONS, game_message
+from ..service import GAME_TITLES, ChallengeRequest, ChallengeRow, StartedGame, UserError
+from ..store import TimerRow
+from ..views import challenge_view
+
+if TYPE_CHECKING:
+    from ..app import HexBot
+
+log = logging.getLogger(__name__)
+
+GameName = Literal["inphexion", "hex", "blindhex"]
+Seat = Literal["first", "second", "random"]
+
+
+def describe_challenge(ch: ChallengeRow) -> str:
+    """``inpHeXion 7×7 (pie), rated, challenger plays first``."""
+    variants = f" ({', '.join(ch.variants)})" if ch.variants else ""
+    seat = {"first": "challenger moves first", "second": "challenger moves second", "random": "seats drawn at random"}[ch.seat]
+    extras = ["rated" if ch.rated else "unrated", seat]
+    if ch.thread:
+        extras.append("in a new thread")
+    return f"{GAME_TITLES[ch.game]} {ch.size}×{ch.size}{variants} — {', '.join(extras)}"
+
+
+class Challenges(commands.Cog):
+    """Challenges: posting, accepting, declining, withdrawing, expiring."""
+
+    def __init__(self, bot: "HexBot") -> None:
+        self.bot = bot
+        bot.timers.on("challenge-expiry", self.on_expiry)
+
+    @property
+    def service(self):
+        return self.bot.service
+
+    @app_commands.command(name="challenge", description="Challenge someone to inpHeXion, Hex or Blind Hex")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        opponent="who you want to play",
+        game="inphexion, hex or blindhex",
+        size="board size (inpHeXion 5, 7, 9, 11; Hex 3–19; Blind Hex 11)",
+        pie="inpHeXion: Black may swap colours after White's first move",
+        neutral="inpHeXion: start with the neutral disc in the centre",
+        free_reply="inpHeXion: Black's first turn may place anywhere",
+        swap="Hex: White may swap after the first stone (default on)",
+        seat="your seat: first, second or random (default)",
+        rated="counts for the leaderboard (default yes)",
+        thread="play in a new thread",
+    )
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.User,
+        game: GameName,
+        size: app_commands.Range[int, 3, 19] | None = None,
+        pie: bool | None = None,
+        neutral: bool | None = None,
+        free_reply: bool | None = None,
+        swap: bool | None = None,
+        seat: Seat = "random",
+        rated: bool = True,
+        thread: bool = False,
+    ) -> None:
+        """Post a challenge with Accept / Decline / Withdraw buttons."""
+        req = ChallengeRequest(
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
+            channel_is_thread=isinstance(interaction.channel, discord.Thread),
+            challenger_id=interaction.user.id,
+            opponent_id=opponent.id,
+            opponent_is_bot=opponent.bot,
+            game=game, size=size, pie=pie, neutral=neutral, free_reply=free_reply, swap=swap,
+            seat=seat, rated=rated, thread=thread,
+        )
+        names = {interaction.user.id: interaction.user.display_name, opponent.id: opponent.display_name}
+        try:
+            ch = await self.service.create_challenge(req, names)
+        except UserError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True)
+            return
+        content = (
+            f"<@{opponent.id}>, **{texts.clean(interaction.user.display_name)}** challenges you to "
+            f"{describe_challenge(ch)}.\nAccept or decline within 15 minutes (`/accept`, `/decline`)."
+        )
+        resp = await interaction.response.send_message(
+            content, view=challenge_view(ch.id), allowed_mentions=discord.AllowedMentions(users=[opponent], everyone=False, roles=False)
+        )
+        if resp.message_id:
+            await self.service.set_challenge_message(ch.id, resp.message_id)
+
+    @app_commands.command(name="accept", description="Accept the challenge addressed to you in this channel")
+    @app_commands.guild_only()
+    async def accept_cmd(self, interaction: discord.Interaction) -> None:
+        """The same as pressing Accept on your newest challenge here."""
+        try:
+            ch = await self.service.challenge_to(interaction.channel_id or 0, interaction.user.id)
+        except UserError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._accept(interaction, ch.id)
+
+    @app_commands.command(name="decline", description="Decline the challenge addressed to you in this channel")
+    @app_commands.guild_only()
+    async def decline_cmd(self, interaction: discord.Interaction) -> None:
+        """The same as pressing Decline on your newest challenge here."""
+        try:
+            ch = await self.service.challenge_to(interaction.channel_id or 0, interaction.user.id)
+            ch = await self.service.decline(ch.id, interaction.user.id)
+        except UserError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True)
+            return
+        await interaction.response.send_message("Challenge declined.", ephemeral=True)
+        await self._close_message(ch, f"~~{describe_challenge(ch)}~~ — declined by <@{ch.opponent_id}>.")
+
+    async def button(self, interaction: discord.Interaction, challenge_id: int, act: str) -> None:
+        """A click on Accept, Decline or Withdraw."""
+        if act == "accept":
+            ch = await self.service.challenge(challenge_id)
+            if ch is not None and ch.status == "open" and interaction.user.id != ch.opponent_id:
+                await interaction.response.send_message("Only the challenged player can accept this challenge.", ephemeral=True)
+                return
+            await interaction.response.defer()
+            await self._accept(interaction, challenge_id)
+            return
+        try:
+            if act == "decline":
+                ch = await self.service.decline(challenge_id, interaction.user.id)
+                note = f"declined by <@{ch.opponent_id}>"
+            else:
+                ch = await self.service.withdraw(challenge_id, interaction.user.id)
+                note = f"withdrawn by <@{ch.challenger_id}>"
+        except UserError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True)
+            return
+        await interaction.response.edit_message(
+            content=f"~~{describe_challenge(ch)}~~ — {note}.", view=None, allowed_mentions=NO_MENTIONS
+        )
+
+    async def _accept(self, interaction: discord.Interaction, challenge_id: int) -> None:
+        """Start the game (the interaction is already deferred) and post the first board."""
+        async def open_thread(ch: ChallengeRow) -> tuple[int, int]:
+            channel = interaction.channel
+            names = await self.service.names(ch.guild_id, (ch.challenger_id, ch.opponent_id))
+            name = f"{GAME_TITLES[ch.game]}: {names[ch.challenger_id]} vs {names[ch.opponent_id]}"[:100]
+            if not isinstance(channel, discord.TextChannel):
+                raise UserError("Threads can only be made in a text channel.")
+            try:
+                thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
+                                                     auto_archive_duration=10080)
+            except discord.HTTPException:
+                raise UserError("I couldn't create a thread here (I need the Create Public Threads permission).") from None
+            return thread.id, channel.id
+
+        try:
+            started = await self.service.accept(
+                challenge_id, interaction.user.id, open_thread, {interaction.user.id: interaction.user.display_name}
+            )
+        except UserError as exc:
+            await interaction.followup.send(str(exc), ephemeral=True)
+            return
+        await self._announce(interaction, started)
+
+    async def _announce(self, interaction: discord.Interaction, started: StartedGame) -> None:
+        ch, game = started.challenge, started.game
+        where = f" in <#{game.row.channel_id}>" if game.row.channel_id != ch.channel_id else ""
+        await self._close_message(ch, f"{describe_challenge(ch)} — accepted by <@{ch.opponent_id}>: game #{game.row.id}{where}.")
+        if interaction.type is discord.InteractionType.application_command:
+            await interaction.followup.send(f"Accepted — game #{game.row.id}{where}.", ephemeral=True)
+        names = await self.service.names(game.row.guild_id, game.row.seats)
+        lines = [" · ".join(texts.player(game, c, names) for c in game.position.colours)]
+        if started.cut:
+            winner = game.position.options.first
+            cut = ", ".join(f"{texts.player(game, c, names)} cut {started.cut[c]}" for c in ("x", "o"))
+            lines.append(f"The cut: {cut} — **{winner}** wins the cut.")
+        message = await game_message(game, names, f"Game #{game.row.id} begins!", *lines)
+        channel = self.bot.get_channel(game.row.channel_id) or await self.bot.fetch_channel(game.row.channel_id)
+        await channel.send(**message.kwargs())  # type: ignore[union-attr]
+
+    async def _close_message(self, ch: ChallengeRow, content: str) -> None:
+        """Edit the challenge message to its final words, without buttons."""
+        if ch.message_id is None:
+            return
+        try:
+            channel = self.bot.get_partial_messageable(ch.channel_id, guild_id=ch.guild_id)
+            await channel.get_partial_message(ch.message_id).edit(content=content, view=None, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("challenge %d: could not edit its message: %s", ch.id, exc)
+
+    async def on_expiry(self, timer: TimerRow) -> None:
+        """A challenge's 15 minutes are over."""
+        ch = await self.service.expire_challenge(timer.ref_id)
+        if ch is not None:
+            await self._close_message(ch, f"~~{describe_challenge(ch)}~~ — expired (nobody accepted within 15 minutes).")
+
+
+async def setup(bot: "HexBot") -> None:
+    """Load the cog."""
+    await bot.add_cog(Challenges(bot))

@@ -1,0 +1,33 @@
+"""Board pictures for messages, rendered off the event loop.
+
+Rendering is CPU work, so it runs in a small thread pool: the loop only
+awaits the finished PNG/GIF bytes and keeps answering other interactions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from concurrent.futures import ThreadPoolExecutor
+
+import discord
+
+import render
+from engine import Position, Record
+
+_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
+
+
+async def board_file(position: Position, names: dict[str, str], filename: str = "board.png") -> discord.File:
+    """The position as a PNG attachment (``names`` maps colour → display name)."""
+    snapshot = position.copy()  # the caller's position may change while we draw
+    loop = asyncio.get_running_loop()
+    png = await loop.run_in_executor(_POOL, lambda: render.render_position(snapshot, names=names))
+    return discord.File(io.BytesIO(png), filename=filename)
+
+
+async def replay_file(record: Record, names: dict[str, str], filename: str = "replay.gif") -> discord.File:
+    """The whole game as a looping GIF attachment."""
+    loop = asyncio.get_running_loop()
+    gif = await loop.run_in_executor(_POOL, lambda: render.render_replay(record, names=names))
+    return discord.File(io.BytesIO(gif), filename=filename)

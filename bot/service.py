@@ -1,0 +1,496 @@
+"""The game service: challenges, moves, resignations and results, without Discord.
+
+Cogs hand it ids and text and get back plain results to turn into messages.
+It owns the rules of the table (who may act, one game per channel, ratings)
+and leaves the rules of the games to the engine. Every accepted action is
+committed to the store before the call returns, under one lock per game, so
+two interactions for the same game can never both apply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from typing import Awaitable, Callable
+
+import engine
+from engine import ActionError, OptionsError, Outcome, Position, Reason
+
+from .ratings import Rating, rate_game
+from .store import ChallengeRow, GameRow, RatingRow, Store
+
+log = logging.getLogger(__name__)
+
+CHALLENGE_TTL = 15 * 60.0
+GAME_TITLES = {"inphexion": "inpHeXion", "hex": "Hex", "blindhex": "Blind Hex"}
+
+
+class UserError(Exception):
+    """A request the service refuses; the message is for the person who asked."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRequest:
+    """What ``/challenge`` asked for; None means the option was left out."""
+
+    guild_id: int
+    channel_id: int
+    channel_is_thread: bool
+    challenger_id: int
+    opponent_id: int
+    opponent_is_bot: bool
+    game: str
+    size: int | None = None
+    pie: bool | None = None
+    neutral: bool | None = None
+    free_reply: bool | None = None
+    swap: bool | None = None
+    seat: str = "random"
+    rated: bool = True
+    thread: bool = False
+
+
+@dataclass(slots=True)
+class ActiveGame:
+    """A game's stored row with its current position."""
+
+    row: GameRow
+    position: Position
+
+    def colour_of(self, user_id: int) -> str | None:
+        """The colour a user plays now (None for a non-player)."""
+        if user_id == self.row.seat0_id:
+            return self.position.colour_of_seat(0)
+        if user_id == self.row.seat1_id:
+            return self.position.colour_of_seat(1)
+        return None
+
+    def user_of(self, colour: str) -> int:
+        """The user who plays a colour now."""
+        return self.row.seats[self.position.seat_of_colour(colour)]
+
+    def users_to_move(self) -> list[int]:
+        """Users who may act now."""
+        return [self.user_of(c) for c in self.position.to_move]
+
+
+@dataclass(slots=True)
+class PlayResult:
+    """What an accepted action (or a resignation) did."""
+
+    game: ActiveGame
+    before: Position
+    user_id: int
+    colour: str
+    actions: list[str]
+    #: Blind Hex: a secret choice that is not revealed yet (say only "x has chosen")
+    secret: bool = False
+    #: Blind Hex: this choice completed the pair, so both are revealed now
+    revealed: bool = False
+    outcome: Outcome | None = None
+    #: user id → (rating before, rating after) when a rated game ended
+    rating_changes: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class StartedGame:
+    """A game just created from an accepted challenge."""
+
+    challenge: ChallengeRow
+    game: ActiveGame
+    #: Blind Hex: the cards drawn in the cut, by colour (e.g. {"x": "Q♠", "o": "7♥"})
+    cut: dict[str, str] | None = None
+
+
+def challenge_options(req: ChallengeRequest) -> engine.GameOptions:
+    """Engine options for a challenge, or UserError saying which option does not fit."""
+    game = req.game
+    given = {name: getattr(req, name) for name in ("pie", "neutral", "free_reply", "swap") if getattr(req, name) is not None}
+    if game == "inphexion":
+        if "swap" in given:
+            raise UserError("`swap` is a Hex option; for inpHeXion the pie rule is `pie:true`.")
+        if req.size is not None and req.size % 2 == 0:
+            extra = " (the neutral disc needs a centre cell)" if req.neutral else ""
+            raise UserError(f"inpHeXion is played on odd sizes 5, 7, 9 or 11, not {req.size}{extra}.")
+        variants = [v for v, on in (("pie", req.pie), ("neutral", req.neutral), ("free-reply", req.free_reply)) if on]
+    elif game == "hex":
+        wrong = [n for n in ("pie", "neutral", "free_reply") if n in given]
+        if wrong:
+            raise UserError(f"`{wrong[0]}` is an inpHeXion option; Hex has `swap` (the pie rule, on by default).")
+        variants = ["swap"] if req.swap is not False else []
+    elif game == "blindhex":
+        if given:
+            raise UserError(f"Blind Hex has no `{next(iter(given))}` option; it is always played on its 11×11 board.")
+        if req.size not in (None, 11):
+            raise UserError("Blind Hex is played on its printed 11×11 board only; leave `size` out.")
+        variants = []
+    else:
+        raise UserError(f"Unknown game `{game}`: choose inphexion, hex or blindhex.")
+    first = "x" if game == "blindhex" else None
+    try:
+        return engine.make_options(game, req.size, variants, first)
+    except OptionsError as exc:
+        raise UserError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+
+
+# A standard deck without the players' own A–5 of diamonds and clubs (Blind Hex set-up).
+_RANKS = "23456789TJQKA"
+_RANK_NAMES = {"T": "10"}
+_SUITS = "♠♥♦♣"
+
+
+def draw_cut(seed: int) -> tuple[str, dict[str, str]]:
+    """Blind Hex cut for high card from ``seed``: (winner colour, card drawn by each colour).
+
+    >>> draw_cut(1)[0] in ("x", "o")
+    True
+    """
+    deck = [
+        r + s for r in _RANKS for s in _SUITS
+        if not (s in "♦♣" and (r == "A" or r in "2345"))
+    ]
+    rng = random.Random(seed)
+    while True:
+        x, o = rng.sample(deck, 2)
+        if x[0] != o[0]:
+            break
+    name = lambda card: _RANK_NAMES.get(card[0], card[0]) + card[1]  # noqa: E731
+    winner = "x" if _RANKS.index(x[0]) > _RANKS.index(o[0]) else "o"
+    return winner, {"x": name(x), "o": name(o)}
+
+
+def public_actions(position: Position) -> list[str]:
+    """The actions anyone may see: a Blind Hex choice not yet revealed is left out."""
+    actions = list(position.actions)
+    if position.game == "blindhex" and position.outcome is None and position.phase == "choose" and len(position.to_move) == 1:
+        actions.pop()
+    return actions
+
+
+class GameService:
+    """Challenges and games of every server, backed by the store."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        seed_source: Callable[[], int] = lambda: secrets.randbits(62),
+        schedule: Callable[[float, str, int], Awaitable[None]] | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self._seed = seed_source
+        self._schedule = schedule
+        self._positions: dict[int, Position] = {}
+        self._game_locks: dict[int, asyncio.Lock] = {}
+        self._challenge_locks: dict[int, asyncio.Lock] = {}
+
+    # -- challenges -----------------------------------------------------------------
+    async def create_challenge(self, req: ChallengeRequest, names: dict[int, str] | None = None) -> ChallengeRow:
+        """Check and record a challenge; UserError says what does not fit."""
+        if req.opponent_id == req.challenger_id:
+            raise UserError("You can't challenge yourself — pick another member of this server.")
+        if req.opponent_is_bot:
+            raise UserError("Bots can't play yet — challenge a person.")
+        options = challenge_options(req)
+        if req.seat not in ("first", "second", "random"):
+            raise UserError("`seat` is first, second or random.")
+        if req.thread and req.channel_is_thread:
+            raise UserError("This is already a thread; challenge again with `thread:false` to play right here.")
+        if not req.thread and await self.store.active_game_in(req.channel_id):
+            raise UserError(
+                "A game is already in progress in this channel. Add `thread:true` to play in a new thread."
+            )
+        now = self.clock()
+        async with self.store.transaction():
+            row = await self.store.insert_challenge(
+                guild_id=req.guild_id, channel_id=req.channel_id, challenger_id=req.challenger_id,
+                opponent_id=req.opponent_id, game=options.game, size=options.size, variants=options.variants,
+                seat=req.seat, rated=req.rated, thread=req.thread, created_at=now, expires_at=now + CHALLENGE_TTL,
+            )
+            await self.store.add_timer(row.expires_at, "challenge-expiry", row.id)
+        if names:
+            await self.store.remember_names(req.guild_id, names, now)
+        if self._schedule:
+            await self._schedule(row.expires_at, "challenge-expiry", row.id)
+        log.info("challenge %d: %d challenges %d to %s %d×%d %s", row.id, req.challenger_id, req.opponent_id,
+                 options.game, options.size, " ".join(options.variants) or "-")
+        return row
+
+    async def challenge(self, challenge_id: int) -> ChallengeRow | None:
+        """A challenge by id."""
+        return await self.store.get_challenge(challenge_id)
+
+    async def challenge_to(self, channel_id: int, user_id: int) -> ChallengeRow:
+        """The newest open challenge addressed to a user in a channel, or UserError."""
+        row = await self.store.open_challenge_to(channel_id, user_id)
+        if row is None:
+            raise UserError("Nobody has challenged you in this channel (or the challenge has ended).")
+        return row
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the message that shows a challenge."""
+        await self.store.set_challenge_message(challenge_id, message_id)
+
+    def _challenge_lock(self, challenge_id: int) -> asyncio.Lock:
+        return self._challenge_locks.setdefault(challenge_id, asyncio.Lock())
+
+    async def _open_challenge(self, challenge_id: int) -> ChallengeRow:
+        row = await self.store.get_challenge(challenge_id)
+        if row is None:
+            raise UserError("That challenge does not exist.")
+        if row.status != "open":
+            raise UserError(f"That challenge has already been {row.status}.")
+        if row.expires_at <= self.clock():
+            raise UserError("That challenge has expired; ask for a new one.")
+        return row
+
+    async def accept(
+        self,
+        challenge_id: int,
+        user_id: int,
+        open_thread: Callable[[ChallengeRow], Awaitable[tuple[int, int]]] | None = None,
+        names: dict[int, str] | None = None,
+    ) -> StartedGame:
+        """Start the game of an open challenge addressed to ``user_id``.
+
+        ``open_thread(challenge)`` creates the game's thread when the challenge asked for
+        one and returns (thread id, parent channel id).
+        """
+        async with self._challenge_lock(challenge_id):
+            ch = await self._open_challenge(challenge_id)
+            if user_id != ch.opponent_id:
+                raise UserError("Only the challenged player can accept this challenge.")
+            channel_id, parent_id = ch.channel_id, None
+            if not ch.thread and await self.store.active_game_in(ch.channel_id):
+                raise UserError(
+                    "A game is already in progress in this channel; ask for a new challenge with `thread:true`."
+                )
+            if ch.thread:
+                if open_thread is None:
+                    raise UserError("This challenge needs a thread, which can't be made here.")
+                channel_id, parent_id = await open_thread(ch)
+            seed = self._seed()
+            rng = random.Random(seed)
+            challenger_seat = {"first": 0, "second": 1}.get(ch.seat, rng.randrange(2))
+            seats = [0, 0]
+            seats[challenger_seat], seats[1 - challenger_seat] = ch.challenger_id, ch.opponent_id
+            first, cut = None, None
+            if ch.game == "blindhex":
+                first, cut = draw_cut(seed)
+            options = engine.make_options(ch.game, ch.size, ch.variants, first)
+            now = self.clock()
+            async with self.store.transaction():
+                game = await self.store.insert_game(
+                    guild_id=ch.guild_id, channel_id=channel_id, parent_id=parent_id, game=ch.game, size=ch.size,
+                    variants=options.variants, first=first, seed=seed, seat0_id=seats[0], seat1_id=seats[1],
+                    rated=ch.rated, challenge_id=ch.id, now=now,
+                )
+                if not await self.store.close_challenge(ch.id, "accepted", game.id):
+                    raise UserError("That challenge has just ended.")
+                await self.store.delete_timers("challenge-expiry", ch.id)
+            if names:
+                await self.store.remember_names(ch.guild_id, names, now)
+            position = options.new_position()
+            self._positions[game.id] = position
+            log.info("game %d: started from challenge %d, %s %d×%d, seats %d / %d, channel %d",
+                     game.id, ch.id, ch.game, ch.size, seats[0], seats[1], channel_id)
+            accepted = await self.store.get_challenge(ch.id)
+            assert accepted is not None
+            return StartedGame(accepted, ActiveGame(game, position.copy()), cut)
+
+    async def decline(self, challenge_id: int, user_id: int) -> ChallengeRow:
+        """The challenged player turns the challenge down."""
+        return await self._end_challenge(challenge_id, user_id, "declined")
+
+    async def withdraw(self, challenge_id: int, user_id: int) -> ChallengeRow:
+        """The challenger takes the challenge back."""
+        return await self._end_challenge(challenge_id, user_id, "withdrawn")
+
+    async def _end_challenge(self, challenge_id: int, user_id: int, status: str) -> ChallengeRow:
+        async with self._challenge_lock(challenge_id):
+            ch = await self._open_challenge(challenge_id)
+            allowed = ch.opponent_id if status == "declined" else ch.challenger_id
+            if user_id != allowed:
+                who = "challenged player" if status == "declined" else "challenger"
+                verb = "decline" if status == "declined" else "withdraw"
+                raise UserError(f"Only the {who} can {verb} this challenge.")
+            async with self.store.transaction():
+                if not await self.store.close_challenge(ch.id, status):
+                    raise UserError("That challenge has just ended.")
+                await self.store.delete_timers("challenge-expiry", ch.id)
+            log.info("challenge %d: %s by %d", ch.id, status, user_id)
+            row = await self.store.get_challenge(ch.id)
+            assert row is not None
+            return row
+
+    async def expire_challenge(self, challenge_id: int) -> ChallengeRow | None:
+        """Close a challenge whose time ran out; None if it had already ended."""
+        async with self._challenge_lock(challenge_id):
+            async with self.store.transaction():
+                closed = await self.store.close_challenge(challenge_id, "expired")
+                await self.store.delete_timers("challenge-expiry", challenge_id)
+            if not closed:
+                return None
+            log.info("challenge %d: expired", challenge_id)
+            return await self.store.get_challenge(challenge_id)
+
+    # -- games -------------------------------------------------------------------------
+    def _game_lock(self, game_id: int) -> asyncio.Lock:
+        return self._game_locks.setdefault(game_id, asyncio.Lock())
+
+    async def _position(self, row: GameRow) -> Position:
+        """The current position of a game (replayed from the store once, then kept)."""
+        pos = self._positions.get(row.id)
+        if pos is None:
+            options = engine.make_options(row.game, row.size, row.variants, row.first)
+            pos = engine.Record(options, await self.store.actions(row.id)).replay()
+            if row.status != "active" and pos.outcome is None and row.reason:
+                winner = pos.colour_of_seat(row.winner_seat) if row.winner_seat is not None else None
+                pos.finish(Outcome(winner, Reason(row.reason)))
+            if row.status == "active":
+                self._positions[row.id] = pos
+        return pos
+
+    async def game_in(self, channel_id: int) -> ActiveGame | None:
+        """The game in progress in a channel or thread (a snapshot), if any."""
+        row = await self.store.active_game_in(channel_id)
+        if row is None:
+            return None
+        return ActiveGame(row, (await self._position(row)).copy())
+
+    async def game(self, game_id: int) -> ActiveGame | None:
+        """Any game by id, in progress or ended (a snapshot)."""
+        row = await self.store.get_game(game_id)
+        if row is None:
+            return None
+        return ActiveGame(row, (await self._position(row)).copy())
+
+    async def _require_game(self, channel_id: int) -> GameRow:
+        row = await self.store.active_game_in(channel_id)
+        if row is None:
+            raise UserError("There is no game in progress in this channel. Start one with `/challenge`.")
+        return row
+
+    async def legal_for(self, channel_id: int, user_id: int) -> list[str]:
+        """The legal actions of a user in this channel's game, as they would type them."""
+        row = await self.store.active_game_in(channel_id)
+        if row is None:
+            return []
+        g = ActiveGame(row, await self._position(row))
+        colour = g.colour_of(user_id)
+        if colour is None or colour not in g.position.to_move:
+            return []
+        actions = g.position.legal_actions(colour)
+        if g.position.game == "blindhex" and g.position.phase == "choose":
+            # The player types only the cards; the bot adds their letter.
+            actions = [a.split(":", 1)[1] for a in actions]
+        return actions
+
+    async def play(self, channel_id: int, user_id: int, text: str) -> PlayResult:
+        """Apply one line of notation for a user; raises UserError or the engine's ActionError."""
+        row = await self._require_game(channel_id)
+        async with self._game_lock(row.id):
+            row = await self.store.get_game(row.id)
+            if row is None or row.status != "active":
+                raise UserError("That game has just ended. See `/history`.")
+            pos = await self._position(row)
+            g = ActiveGame(row, pos)
+            colour = g.colour_of(user_id)
+            if colour is None:
+                raise UserError("You are not playing in this game; start your own with `/challenge`.")
+            if colour not in pos.to_move:
+                if pos.game == "blindhex" and pos.phase == "choose":
+                    raise UserError("You have already chosen your cards; waiting for your opponent to choose.")
+                waiting = " and ".join(f"<@{u}>" for u in g.users_to_move())
+                raise UserError(f"It's not your turn — waiting for {waiting} ({' and '.join(pos.to_move)}).")
+            trial = pos.copy()
+            applied = trial.play(text, player=colour)
+            result = PlayResult(ActiveGame(row, trial.copy()), pos.copy(), user_id, colour, applied)
+            if pos.game == "blindhex" and pos.phase == "choose":
+                result.revealed = trial.phase != "choose" or trial.to_move == sorted(trial.colours)
+                result.secret = not result.revealed
+            await self._commit(row, pos, trial, applied, user_id, result)
+            return result
+
+    async def resign(self, channel_id: int, user_id: int) -> PlayResult:
+        """End this channel's game: the other player wins by resignation."""
+        row = await self._require_game(channel_id)
+        async with self._game_lock(row.id):
+            row = await self.store.get_game(row.id)
+            if row is None or row.status != "active":
+                raise UserError("That game has just ended. See `/history`.")
+            pos = await self._position(row)
+            colour = ActiveGame(row, pos).colour_of(user_id)
+            if colour is None:
+                raise UserError("You are not playing in this game, so you can't resign it.")
+            trial = pos.copy()
+            trial.finish(Outcome(trial.other(colour), Reason.RESIGNATION))
+            result = PlayResult(ActiveGame(row, trial.copy()), pos.copy(), user_id, colour, [])
+            await self._commit(row, pos, trial, [], user_id, result)
+            return result
+
+    async def _commit(
+        self, row: GameRow, pos: Position, trial: Position, applied: list[str], user_id: int, result: PlayResult
+    ) -> None:
+        """Store the new actions (and the result, and ratings) in one transaction, then adopt them."""
+        now = self.clock()
+        try:
+            async with self.store.transaction():
+                await self.store.append_actions(row.id, len(pos.actions), applied, user_id, now)
+                if trial.outcome is not None:
+                    result.outcome = trial.outcome
+                    result.rating_changes = await self._finish(row, trial, now)
+        except sqlite3.IntegrityError:
+            # Another writer got there first (only possible with two bot processes on one file).
+            self._positions.pop(row.id, None)
+            raise UserError("That move crossed with another one; nothing was changed. See `/board`.") from None
+        self._positions[row.id] = trial
+        if trial.outcome is not None:
+            self._positions.pop(row.id, None)
+        log.info("game %d: %s by %d (%s)%s", row.id, " | ".join(applied) or "-", user_id, result.colour,
+                 f" → {trial.describe_outcome()}" if trial.outcome else "")
+
+    async def _finish(self, row: GameRow, pos: Position, now: float) -> dict[int, tuple[float, float]]:
+        """Record the result and, for a rated game both players took part in, the new ratings."""
+        outcome = pos.outcome
+        assert outcome is not None
+        winner_seat = pos.seat_of_colour(outcome.winner) if outcome.winner else None
+        await self.store.finish_game(row.id, status="finished", winner_seat=winner_seat, reason=outcome.reason.value, now=now)
+        if not row.rated or winner_seat is None:
+            return {}
+        movers = {u for _, u in await self.store.action_users(row.id)}
+        if not set(row.seats) <= movers:
+            return {}  # a game one side never played in does not count (e.g. resigned at once)
+        winner_id, loser_id = row.seats[winner_seat], row.seats[1 - winner_seat]
+        before = {}
+        for uid in (winner_id, loser_id):
+            r = await self.store.get_rating(row.guild_id, row.game, uid)
+            before[uid] = r or RatingRow(row.guild_id, row.game, uid, 1500.0, 350.0, 0.06, 0, 0, 0, now)
+        w, lo = before[winner_id], before[loser_id]
+        new_w, new_l = rate_game(Rating(w.rating, w.deviation, w.volatility), Rating(lo.rating, lo.deviation, lo.volatility))
+        await self.store.put_rating(RatingRow(row.guild_id, row.game, winner_id, new_w.rating, new_w.deviation,
+                                              new_w.volatility, w.games + 1, w.wins + 1, w.losses, now))
+        await self.store.put_rating(RatingRow(row.guild_id, row.game, loser_id, new_l.rating, new_l.deviation,
+                                              new_l.volatility, lo.games + 1, lo.wins, lo.losses + 1, now))
+        changes = {winner_id: (w.rating, new_w.rating), loser_id: (lo.rating, new_l.rating)}
+        for uid, (b, a) in changes.items():
+            await self.store.add_rating_change(row.id, uid, b, a)
+        return changes
+
+    # -- reading -----------------------------------------------------------------------
+    async def names(self, guild_id: int, user_ids) -> dict[int, str]:
+        """Display names last seen for users (falls back to a mention-free id)."""
+        ids = list(user_ids)
+        known = await self.store.names(guild_id, ids)
+        return {u: known.get(u, f"player {u}") for u in ids}
+
+    async def remember_names(self, guild_id: int, names: dict[int, str]) -> None:
+        """Keep display names seen in an interaction."""
+        await self.store.remember_names(guild_id, names, self.clock())

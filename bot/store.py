@@ -1,0 +1,477 @@
+"""Every SQL statement of the bot, behind one small async API (aiosqlite).
+
+The database is a real SQLite file in WAL mode. Its schema is created and
+upgraded by the numbered files in ``bot/migrations/`` at start-up; the applied
+version is kept in ``PRAGMA user_version``.
+
+One connection serves the whole bot. aiosqlite runs statements one at a time,
+but two coroutines could still interleave the statements of two transactions,
+so a single lock guards every transaction and every read; a task inside
+:meth:`Store.transaction` may call the other methods freely.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import sqlite3
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, AsyncIterator, Iterable
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRow:
+    """A challenge as stored."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    opponent_id: int
+    game: str
+    size: int
+    variants: tuple[str, ...]
+    seat: str
+    rated: bool
+    thread: bool
+    message_id: int | None
+    status: str
+    game_id: int | None
+    created_at: float
+    expires_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game's fixed facts and result as stored (its actions are a separate list)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    parent_id: int | None
+    game: str
+    size: int
+    variants: tuple[str, ...]
+    first: str | None
+    seed: int
+    seat0_id: int
+    seat1_id: int
+    rated: bool
+    status: str
+    winner_seat: int | None
+    reason: str | None
+    challenge_id: int | None
+    created_at: float
+    updated_at: float
+    finished_at: float | None
+
+    @property
+    def seats(self) -> tuple[int, int]:
+        """User ids of seat 0 and seat 1."""
+        return (self.seat0_id, self.seat1_id)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A player's Glicko-2 rating and record for one game in one server."""
+
+    guild_id: int
+    game: str
+    user_id: int
+    rating: float
+    deviation: float
+    volatility: float
+    games: int
+    wins: int
+    losses: int
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRow:
+    """A timed event: what (kind), about what (ref_id), when (due_at)."""
+
+    id: int
+    due_at: float
+    kind: str
+    ref_id: int
+    payload: str
+
+
+def _variants(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+def _challenge(row: sqlite3.Row) -> ChallengeRow:
+    d = dict(row)
+    d["variants"] = _variants(d["variants"])
+    d["rated"], d["thread"] = bool(d["rated"]), bool(d["thread"])
+    return ChallengeRow(**d)
+
+
+def _game(row: sqlite3.Row) -> GameRow:
+    d = dict(row)
+    d["variants"] = _variants(d["variants"])
+    d["rated"] = bool(d["rated"])
+    return GameRow(**d)
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """The packaged migrations as (version, name, sql), in order."""
+    out = []
+    for entry in resources.files("bot.migrations").iterdir():
+        m = _MIGRATION_NAME.match(entry.name)
+        if m:
+            out.append((int(m.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+    out.sort()
+    return out
+
+
+class Store:
+    """The bot's database: open with :meth:`open`, close with :meth:`close`."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+        self._db = db
+        self.path = path
+        self._lock = asyncio.Lock()
+        self._owner: asyncio.Task | None = None
+
+    # -- lifecycle -----------------------------------------------------------------
+    @classmethod
+    async def open(cls, path: str | Path) -> "Store":
+        """Open (creating the file and its folder) and migrate the database at ``path``."""
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(path, isolation_level=None)
+        db.row_factory = sqlite3.Row
+        await db.execute("PRAGMA journal_mode = WAL")
+        # NORMAL is durable across application crashes in WAL mode (only an OS crash
+        # can lose the last commits); the bot replies only after COMMIT returns.
+        await db.execute("PRAGMA synchronous = NORMAL")
+        await db.execute("PRAGMA foreign_keys = ON")
+        await db.execute("PRAGMA busy_timeout = 5000")
+        store = cls(db, path)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        """Close the connection."""
+        async with self._lock:
+            await self._db.close()
+
+    async def migrate(self) -> int:
+        """Apply every migration newer than the database; return the schema version."""
+        async with self._lock:
+            version = (await (await self._db.execute("PRAGMA user_version")).fetchone())[0]
+            for number, name, sql in migrations():
+                if number <= version:
+                    continue
+                log.info("applying migration %s", name)
+                # executescript commits first; each migration runs in its own transaction.
+                await self._db.executescript(f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+                version = number
+            return version
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator["Store"]:
+        """Run the block as one write transaction (BEGIN IMMEDIATE … COMMIT, ROLLBACK on error)."""
+        me = asyncio.current_task()
+        if self._owner is me:
+            yield self  # nested: part of the outer transaction
+            return
+        async with self._lock:
+            self._owner = me
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self
+                except BaseException:
+                    await self._db.execute("ROLLBACK")
+                    raise
+                await self._db.execute("COMMIT")
+            finally:
+                self._owner = None
+
+    async def _run(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Cursor:
+        """Execute a write; it must be inside :meth:`transaction`."""
+        if self._owner is not asyncio.current_task():
+            raise RuntimeError("writes must run inside Store.transaction()")
+        return await self._db.execute(sql, tuple(params))
+
+    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        if self._owner is asyncio.current_task():
+            return list(await (await self._db.execute(sql, tuple(params))).fetchall())
+        async with self._lock:
+            return list(await (await self._db.execute(sql, tuple(params))).fetchall())
+
+    async def _one(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+        rows = await self._all(sql, params)
+        return rows[0] if rows else None
+
+    # -- meta ----------------------------------------------------------------------
+    async def get_meta(self, key: str) -> str | None:
+        """A stored setting of the bot itself (e.g. the command-definition hash)."""
+        row = await self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else row[0]
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Store a setting of the bot itself."""
+        async with self.transaction():
+            await self._run(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    # -- challenges ------------------------------------------------------------------
+    async def insert_challenge(
+        self, *, guild_id: int, channel_id: int, challenger_id: int, opponent_id: int, game: str, size: int,
+        variants: tuple[str, ...], seat: str, rated: bool, thread: bool, created_at: float, expires_at: float,
+    ) -> ChallengeRow:
+        """Record a new open challenge (inside a transaction)."""
+        cur = await self._run(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, game, size, variants,"
+            " seat, rated, thread, created_at, expires_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (guild_id, channel_id, challenger_id, opponent_id, game, size, " ".join(variants), seat,
+             int(rated), int(thread), created_at, expires_at),
+        )
+        row = await self.get_challenge(cur.lastrowid)
+        assert row is not None
+        return row
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
+        """A challenge by id."""
+        row = await self._one("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+        return None if row is None else _challenge(row)
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember which message shows the challenge (to edit it later)."""
+        async with self.transaction():
+            await self._run("UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id))
+
+    async def open_challenge_to(self, channel_id: int, opponent_id: int) -> ChallengeRow | None:
+        """The newest open challenge addressed to ``opponent_id`` in a channel."""
+        row = await self._one(
+            "SELECT * FROM challenges WHERE channel_id = ? AND opponent_id = ? AND status = 'open'"
+            " ORDER BY id DESC LIMIT 1",
+            (channel_id, opponent_id),
+        )
+        return None if row is None else _challenge(row)
+
+    async def close_challenge(self, challenge_id: int, status: str, game_id: int | None = None) -> bool:
+        """Move an open challenge to ``status``; False if it was no longer open (a race lost)."""
+        cur = await self._run(
+            "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = 'open'",
+            (status, game_id, challenge_id),
+        )
+        return cur.rowcount == 1
+
+    # -- games -----------------------------------------------------------------------
+    async def insert_game(
+        self, *, guild_id: int, channel_id: int, parent_id: int | None, game: str, size: int,
+        variants: tuple[str, ...], first: str | None, seed: int, seat0_id: int, seat1_id: int, rated: bool,
+        challenge_id: int | None, now: float,
+    ) -> GameRow:
+        """Record a new game in progress (inside a transaction)."""
+        cur = await self._run(
+            "INSERT INTO games (guild_id, channel_id, parent_id, game, size, variants, first, seed, seat0_id,"
+            " seat1_id, rated, challenge_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (guild_id, channel_id, parent_id, game, size, " ".join(variants), first, seed, seat0_id, seat1_id,
+             int(rated), challenge_id, now, now),
+        )
+        row = await self.get_game(cur.lastrowid)
+        assert row is not None
+        return row
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """A game by id."""
+        row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+        return None if row is None else _game(row)
+
+    async def active_game_in(self, channel_id: int) -> GameRow | None:
+        """The game in progress in a channel or thread, if any."""
+        row = await self._one("SELECT * FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,))
+        return None if row is None else _game(row)
+
+    async def active_games(self, guild_id: int | None = None) -> list[GameRow]:
+        """Games in progress (in one server, or everywhere), oldest first."""
+        if guild_id is None:
+            rows = await self._all("SELECT * FROM games WHERE status = 'active' ORDER BY id")
+        else:
+            rows = await self._all("SELECT * FROM games WHERE guild_id = ? AND status = 'active' ORDER BY id", (guild_id,))
+        return [_game(r) for r in rows]
+
+    async def finished_games(self, guild_id: int, user_id: int | None = None, limit: int = 10) -> list[GameRow]:
+        """Recently ended games in a server (optionally of one player), newest first."""
+        if user_id is None:
+            rows = await self._all(
+                "SELECT * FROM games WHERE guild_id = ? AND status != 'active' ORDER BY finished_at DESC, id DESC LIMIT ?",
+                (guild_id, limit),
+            )
+        else:
+            rows = await self._all(
+                "SELECT * FROM games WHERE guild_id = ? AND status != 'active' AND (seat0_id = ? OR seat1_id = ?)"
+                " ORDER BY finished_at DESC, id DESC LIMIT ?",
+                (guild_id, user_id, user_id, limit),
+            )
+        return [_game(r) for r in rows]
+
+    async def actions(self, game_id: int) -> list[str]:
+        """A game's actions in order (its engine record)."""
+        rows = await self._all("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [r[0] for r in rows]
+
+    async def action_users(self, game_id: int) -> list[tuple[str, int]]:
+        """A game's actions with the user who made each, in order."""
+        rows = await self._all("SELECT action, user_id FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [(r[0], r[1]) for r in rows]
+
+    async def append_actions(self, game_id: int, first_seq: int, actions: list[str], user_id: int, now: float) -> None:
+        """Append actions at ``first_seq``…; the primary key refuses a sequence number twice."""
+        for offset, action in enumerate(actions):
+            await self._run(
+                "INSERT INTO actions (game_id, seq, action, user_id, created_at) VALUES (?,?,?,?,?)",
+                (game_id, first_seq + offset, action, user_id, now),
+            )
+        await self._run("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+
+    async def finish_game(
+        self, game_id: int, *, status: str, winner_seat: int | None, reason: str | None, now: float
+    ) -> None:
+        """Record how a game ended (status finished or aborted)."""
+        await self._run(
+            "UPDATE games SET status = ?, winner_seat = ?, reason = ?, finished_at = ?, updated_at = ?"
+            " WHERE id = ? AND status = 'active'",
+            (status, winner_seat, reason, now, now, game_id),
+        )
+
+    # -- ratings ---------------------------------------------------------------------
+    async def get_rating(self, guild_id: int, game: str, user_id: int) -> RatingRow | None:
+        """A player's rating for a game in a server, if they have played it rated."""
+        row = await self._one(
+            "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?", (guild_id, game, user_id)
+        )
+        return None if row is None else RatingRow(**dict(row))
+
+    async def put_rating(self, r: RatingRow) -> None:
+        """Insert or replace a rating (inside a transaction)."""
+        await self._run(
+            "INSERT OR REPLACE INTO ratings (guild_id, game, user_id, rating, deviation, volatility, games, wins,"
+            " losses, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (r.guild_id, r.game, r.user_id, r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses,
+             r.updated_at),
+        )
+
+    async def add_rating_change(self, game_id: int, user_id: int, before: float, after: float) -> None:
+        """Remember how a game moved a player's rating (inside a transaction)."""
+        await self._run(
+            "INSERT INTO rating_changes (game_id, user_id, before, after) VALUES (?,?,?,?)",
+            (game_id, user_id, before, after),
+        )
+
+    async def rating_changes(self, game_id: int) -> dict[int, tuple[float, float]]:
+        """user id → (before, after) for a rated game."""
+        rows = await self._all("SELECT user_id, before, after FROM rating_changes WHERE game_id = ?", (game_id,))
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 20) -> list[RatingRow]:
+        """A server's rated players of a game, best rating first."""
+        rows = await self._all(
+            "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND games > 0"
+            " ORDER BY rating DESC, games DESC, user_id LIMIT ?",
+            (guild_id, game, limit),
+        )
+        return [RatingRow(**dict(r)) for r in rows]
+
+    async def player_ratings(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        """A player's ratings in a server, one per game."""
+        rows = await self._all(
+            "SELECT * FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game", (guild_id, user_id)
+        )
+        return [RatingRow(**dict(r)) for r in rows]
+
+    async def player_record(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int, int]]:
+        """game → (finished games, wins, losses) of a player in a server, rated or not."""
+        rows = await self._all(
+            "SELECT game, COUNT(*),"
+            " SUM(CASE WHEN (winner_seat = 0 AND seat0_id = ?) OR (winner_seat = 1 AND seat1_id = ?) THEN 1 ELSE 0 END),"
+            " SUM(CASE WHEN winner_seat IS NOT NULL AND NOT ((winner_seat = 0 AND seat0_id = ?) OR (winner_seat = 1 AND seat1_id = ?)) THEN 1 ELSE 0 END)"
+            " FROM games WHERE guild_id = ? AND status = 'finished' AND (seat0_id = ? OR seat1_id = ?) GROUP BY game",
+            (user_id, user_id, user_id, user_id, guild_id, user_id, user_id),
+        )
+        return {r[0]: (r[1], r[2] or 0, r[3] or 0) for r in rows}
+
+    # -- timers ------------------------------------------------------------------------
+    async def add_timer(self, due_at: float, kind: str, ref_id: int, payload: str = "{}") -> int:
+        """Schedule a timed event (inside a transaction); returns its id."""
+        cur = await self._run(
+            "INSERT INTO timers (due_at, kind, ref_id, payload) VALUES (?,?,?,?)", (due_at, kind, ref_id, payload)
+        )
+        return cur.lastrowid
+
+    async def next_timer(self) -> TimerRow | None:
+        """The earliest scheduled event."""
+        row = await self._one("SELECT * FROM timers ORDER BY due_at, id LIMIT 1")
+        return None if row is None else TimerRow(**dict(row))
+
+    async def due_timers(self, now: float) -> list[TimerRow]:
+        """Every event due at or before ``now``, earliest first."""
+        rows = await self._all("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id", (now,))
+        return [TimerRow(**dict(r)) for r in rows]
+
+    async def delete_timer(self, timer_id: int) -> bool:
+        """Remove one event (inside a transaction); False if it was already gone."""
+        cur = await self._run("DELETE FROM timers WHERE id = ?", (timer_id,))
+        return cur.rowcount == 1
+
+    async def delete_timers(self, kind: str, ref_id: int) -> None:
+        """Remove every event of a kind about one thing (inside a transaction)."""
+        await self._run("DELETE FROM timers WHERE kind = ? AND ref_id = ?", (kind, ref_id))
+
+    # -- players -----------------------------------------------------------------------
+    async def remember_names(self, guild_id: int, names: dict[int, str], now: float) -> None:
+        """Store display names as last seen (inside or outside a transaction)."""
+        async with self.transaction():
+            for user_id, name in names.items():
+                await self._run(
+                    "INSERT INTO players (guild_id, user_id, name, updated_at) VALUES (?,?,?,?)"
+                    " ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at",
+                    (guild_id, user_id, name, now),
+                )
+
+    async def names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+        """Display names last seen for some users (missing ones are left out)."""
+        ids = list(dict.fromkeys(user_ids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = await self._all(
+            f"SELECT user_id, name FROM players WHERE guild_id = ? AND user_id IN ({marks})", (guild_id, *ids)
+        )
+        return {r[0]: r[1] for r in rows}
+
+    # -- maintenance -------------------------------------------------------------------
+    async def integrity_check(self) -> str:
+        """SQLite's ``PRAGMA integrity_check`` answer (``ok`` when sound)."""
+        row = await self._one("PRAGMA integrity_check")
+        return row[0] if row else "no answer"
+
+    async def backup(self, target: str | Path) -> None:
+        """Copy the database to ``target`` with SQLite's online backup API."""
+        Path(target).parent.mkdir(parents=True, exist_ok=True)
+        async with self._lock:
+            dest = await aiosqlite.connect(str(target))
+            try:
+                await self._db.backup(dest)
+            finally:
+                await dest.close()

@@ -1,0 +1,129 @@
+"""The words of the bot: captions for turns, game starts and results.
+
+Plain functions from service results to strings; no Discord calls here.
+Names come from users and are escaped so nobody can inject markdown or
+mentions through a display name.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from engine import Position
+
+from .service import GAME_TITLES, ActiveGame, PlayResult
+
+REASONS = {
+    "connection": "connecting their sides",
+    "no-legal-move": "leaving the opponent no legal move",
+    "cannot-relocate": "the opponent being unable to relocate",
+    "resignation": "resignation",
+    "timeout": "timeout",
+    "abandoned": "abandonment",
+}
+
+
+def clean(name: str) -> str:
+    """A display name made safe for a message (no markdown, no mentions)."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))[:40]
+
+
+def title(game: ActiveGame) -> str:
+    """``inpHeXion 7×7 (pie, neutral) · game #12``."""
+    o = game.position.options
+    variants = f" ({', '.join(o.variants)})" if o.variants else ""
+    return f"{GAME_TITLES[o.game]} {o.size}×{o.size}{variants} · game #{game.row.id}"
+
+
+def player(game: ActiveGame, colour: str, names: dict[int, str]) -> str:
+    """``**alice** (white)``."""
+    return f"**{clean(names.get(game.user_of(colour), '?'))}** ({colour})"
+
+
+def colour_names(game: ActiveGame, names: dict[int, str]) -> dict[str, str]:
+    """colour → display name, for the picture."""
+    return {c: names.get(game.user_of(c), c) for c in game.position.colours}
+
+
+def describe_action(position: Position, action: str) -> str:
+    """What one canonical action did, in words (``moved c4→d4 and placed on c4``)."""
+    game = position.game
+    if action == "swap":
+        return "swapped colours (pie rule)" if "swap-pieces" not in position.options.variants else "swapped the first stone"
+    if game == "inphexion":
+        if ">" in action:
+            a, b = action.split(">")
+            return f"relocated {a}→{b}"
+        parts = action.split()
+        if len(parts) == 2:
+            return f"moved {parts[0]}→{parts[1]} and placed on {parts[0]}"
+        return f"placed on {action}"
+    if game == "blindhex":
+        if action.startswith("aside"):
+            return f"set {action.split()[1].replace('+', ' and ')} aside"
+        if ":" in action:
+            return f"chose {action.split(':')[1]}"
+        return f"wrote at {action}"
+    return f"played {action}"
+
+
+def next_step(game: ActiveGame, names: dict[int, str]) -> tuple[str, str]:
+    """(a line with mentions for the message content, a line for the description) about what happens next."""
+    pos = game.position
+    if pos.outcome is not None:
+        return "", result_line(game, names)
+    users = game.users_to_move()
+    mention = " and ".join(f"<@{u}>" for u in users)
+    colours = " and ".join(pos.to_move)
+    if pos.phase == "relocate":
+        cells = [pos.grid.name(i) for i in pos.pending_relocations()]  # type: ignore[attr-defined]
+        example = " ".join(f"{c}>{t}" for c, t in zip(cells, _free_examples(pos, cells)))
+        which = "this disc" if len(cells) == 1 else "these discs"
+        return (f"{mention}, relocate {', '.join(cells)}",
+                f"Relocate {which}: {', '.join(cells)} — any empty cell except {', '.join(cells)}, e.g. `/move {example}`")
+    if pos.game == "blindhex":
+        if pos.phase == "aside":
+            return f"{mention}, you lost the cut", f"{colours} sets two cards aside: `/move aside 4+5` (any two of your cards)"
+        if pos.phase == "choose":
+            return f"{mention}, choose your cards", "Both choose two cards in secret: `/move 1+4` (only you see your choice)"
+        if pos.phase == "write":
+            writer, number = pos.pending_writes()[0]  # type: ignore[attr-defined]
+            return f"{mention}, write your letter", f"{writer} writes for **{number}**: `/move` a cell marked {number} or next to a {number}"
+    return f"{mention}, your turn", f"{colours} to move"
+
+
+def _free_examples(pos: Position, cells: list[str]) -> list[str]:
+    targets = [pos.grid.name(i) for i in pos.relocation_targets()]  # type: ignore[attr-defined]
+    return (targets * len(cells))[: len(cells)] if targets else cells
+
+
+def result_line(game: ActiveGame, names: dict[int, str]) -> str:
+    """``🏆 **alice** (white) wins by connecting their sides.``"""
+    o = game.position.outcome
+    if o is None:
+        return ""
+    if o.winner is None:
+        return f"Game over: no winner ({o.reason.value})."
+    return f"🏆 {player(game, o.winner, names)} wins by {REASONS.get(o.reason.value, o.reason.value)}."
+
+
+def turn_caption(result: PlayResult, names: dict[int, str]) -> str:
+    """One line saying who did what this turn."""
+    game = result.game
+    who = player(game, result.colour, names) if result.actions else f"**{clean(names.get(result.user_id, '?'))}**"
+    if not result.actions:
+        return f"{who} resigned."
+    if result.revealed:
+        cards = game.position.revealed()  # type: ignore[attr-defined]
+        shown = ", ".join(f"{c} {'+'.join(map(str, cards[c]))}" for c in sorted(cards)) if cards else "?"
+        return f"Cards revealed: {shown}."
+    done = [describe_action(result.before, a) for a in result.actions]
+    return f"{who} {', then '.join(done)}."
+
+
+def rating_line(result: PlayResult, names: dict[int, str]) -> str:
+    """``Ratings: alice 1500 → 1662, bob 1500 → 1338`` (empty when unrated)."""
+    if not result.rating_changes:
+        return ""
+    parts = [f"{clean(names.get(u, '?'))} {round(b)} → {round(a)}" for u, (b, a) in result.rating_changes.items()]
+    return "Ratings: " + ", ".join(parts)
