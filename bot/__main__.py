@@ -21,4 +21,5 @@ def main(argv: list[str] | None = None) -> int:
     return run_bot()
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

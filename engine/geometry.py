@@ -6,7 +6,7 @@ row r, so the neighbours of (c, r) are (c-1, r), (c+1, r), (c, r-1),
 (c+1, r-1), (c-1, r+1), (c, r+1).
 
 >>> g = grid(7)
->>> g.name(g.parse("D4"))
+>>> g.name(g.parse("d4"))
 'd4'
 >>> sorted(g.name(j) for j in g.neighbours[g.parse("d4")])
 ['c4', 'c5', 'd3', 'd5', 'e3', 'e4']

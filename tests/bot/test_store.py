@@ -1,0 +1,145 @@
+"""The store: migrations, transactions, the append-only action list, timers, backups."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from bot.store import Store, migrations
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await Store.open(tmp_path / "sub" / "bot.sqlite3")
+    yield s
+    await s.close()
+
+
+async def _game(store: Store, channel_id: int = 10) -> int:
+    async with store.transaction():
+        row = await store.insert_game(
+            guild_id=1, channel_id=channel_id, parent_id=None, game="hex", size=5, variants=("swap",), first=None,
+            seed=42, seat0_id=100, seat1_id=200, rated=True, challenge_id=None, now=1000.0,
+        )
+    return row.id
+
+
+async def test_open_creates_the_folder_and_applies_every_migration(tmp_path):
+    path = tmp_path / "deep" / "folder" / "bot.sqlite3"
+    s = await Store.open(path)
+    try:
+        assert path.is_file()
+        assert await s.migrate() == migrations()[-1][0]
+    finally:
+        await s.close()
+
+
+async def test_database_is_in_wal_mode(store):
+    row = await store._one("PRAGMA journal_mode")
+    assert row[0] == "wal"
+
+
+async def test_reopening_keeps_data_and_does_not_reapply_migrations(tmp_path):
+    path = tmp_path / "bot.sqlite3"
+    s = await Store.open(path)
+    await s.set_meta("k", "v")
+    await s.close()
+    s = await Store.open(path)
+    try:
+        assert await s.get_meta("k") == "v"
+    finally:
+        await s.close()
+
+
+async def test_actions_are_kept_in_order(store):
+    gid = await _game(store)
+    async with store.transaction():
+        await store.append_actions(gid, 0, ["c3", "swap"], 100, 1001.0)
+        await store.append_actions(gid, 2, ["b2"], 200, 1002.0)
+    assert await store.actions(gid) == ["c3", "swap", "b2"]
+
+
+async def test_the_same_sequence_number_cannot_be_written_twice(store):
+    gid = await _game(store)
+    async with store.transaction():
+        await store.append_actions(gid, 0, ["c3"], 100, 1001.0)
+    with pytest.raises(sqlite3.IntegrityError):
+        async with store.transaction():
+            await store.append_actions(gid, 0, ["d4"], 200, 1002.0)
+    assert await store.actions(gid) == ["c3"]
+
+
+async def test_a_failed_transaction_leaves_nothing_behind(store):
+    gid = await _game(store)
+    with pytest.raises(RuntimeError):
+        async with store.transaction():
+            await store.append_actions(gid, 0, ["c3"], 100, 1001.0)
+            raise RuntimeError("boom")
+    assert await store.actions(gid) == []
+
+
+async def test_writes_outside_a_transaction_are_refused(store):
+    with pytest.raises(RuntimeError):
+        await store.append_actions(1, 0, ["c3"], 100, 1.0)
+
+
+async def test_only_one_active_game_per_channel(store):
+    await _game(store, channel_id=7)
+    with pytest.raises(sqlite3.IntegrityError):
+        await _game(store, channel_id=7)
+
+
+async def test_a_finished_game_frees_its_channel(store):
+    gid = await _game(store, channel_id=7)
+    async with store.transaction():
+        await store.finish_game(gid, status="finished", winner_seat=0, reason="connection", now=1005.0)
+    assert await store.active_game_in(7) is None
+    await _game(store, channel_id=7)
+
+
+async def test_concurrent_transactions_do_not_interleave(store):
+    gid = await _game(store)
+
+    async def append(seq: int) -> None:
+        async with store.transaction():
+            current = len(await store.actions(gid))
+            await asyncio.sleep(0)  # let the other task try to run in between
+            await store.append_actions(gid, current, [f"a{seq}"], 100, 1.0)
+
+    await asyncio.gather(*(append(i) for i in range(20)))
+    assert len(await store.actions(gid)) == 20
+
+
+async def test_a_challenge_closes_only_once(store):
+    async with store.transaction():
+        ch = await store.insert_challenge(
+            guild_id=1, channel_id=2, challenger_id=3, opponent_id=4, game="hex", size=11, variants=("swap",),
+            seat="random", rated=True, thread=False, created_at=0.0, expires_at=900.0,
+        )
+    async with store.transaction():
+        first = await store.close_challenge(ch.id, "accepted")
+        second = await store.close_challenge(ch.id, "declined")
+    assert (first, second) == (True, False)
+    assert (await store.get_challenge(ch.id)).status == "accepted"
+
+
+async def test_timers_come_back_earliest_first_and_only_when_due(store):
+    async with store.transaction():
+        await store.add_timer(50.0, "b", 2)
+        await store.add_timer(10.0, "a", 1)
+    assert [t.kind for t in await store.due_timers(20.0)] == ["a"]
+    assert (await store.next_timer()).due_at == 10.0
+
+
+async def test_backup_makes_a_consistent_copy(store, tmp_path):
+    await store.set_meta("k", "v")
+    target = tmp_path / "copy.sqlite3"
+    await store.backup(target)
+    copy = await Store.open(target)
+    try:
+        assert await copy.get_meta("k") == "v"
+        assert await copy.integrity_check() == "ok"
+    finally:
+        await copy.close()
