@@ -1,0 +1,294 @@
+"""The game service without Discord: challenges, turns, results, ratings, restarts."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.service import ChallengeRequest, GameService, UserError, challenge_options, draw_cut, public_actions
+from bot.store import Store
+from engine import ActionError, IllegalActionError, NotationError
+
+GUILD, CHANNEL, ALICE, BOB, CAROL = 1, 10, 100, 200, 300
+
+
+class Clock:
+    """Time that only moves when a test says so."""
+
+    def __init__(self) -> None:
+        self.t = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await Store.open(tmp_path / "bot.sqlite3")
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def service(store, clock):
+    return GameService(store, clock=clock, seed_source=lambda: 12345)
+
+
+def request(**kw) -> ChallengeRequest:
+    base = dict(guild_id=GUILD, channel_id=CHANNEL, channel_is_thread=False, challenger_id=ALICE, opponent_id=BOB,
+                opponent_is_bot=False, game="hex", size=5, seat="first")
+    base.update(kw)
+    return ChallengeRequest(**base)
+
+
+async def start(service: GameService, **kw):
+    ch = await service.create_challenge(request(**kw))
+    return await service.accept(ch.id, kw.get("opponent_id", BOB))
+
+
+# -- challenge options -------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "kw, words",
+    [
+        (dict(game="inphexion", size=8, neutral=True), "odd sizes"),
+        (dict(game="inphexion", swap=True), "Hex option"),
+        (dict(game="hex", pie=True), "inpHeXion option"),
+        (dict(game="hex", neutral=True), "inpHeXion option"),
+        (dict(game="blindhex", size=9), "11×11"),
+        (dict(game="blindhex", swap=True), "no `swap`"),
+        (dict(game="hex", size=25), "sizes"),
+    ],
+)
+def test_options_that_do_not_fit_the_game_are_refused_with_the_reason(kw, words):
+    with pytest.raises(UserError, match=words):
+        challenge_options(request(**kw))
+
+
+def test_hex_gets_swap_by_default_and_can_turn_it_off():
+    assert challenge_options(request(game="hex")).variants == ("swap",)
+    assert challenge_options(request(game="hex", swap=False)).variants == ()
+
+
+def test_inphexion_options_become_engine_variants():
+    opts = challenge_options(request(game="inphexion", size=7, pie=True, neutral=True, free_reply=True))
+    assert opts.variants == ("free-reply", "neutral", "pie")
+
+
+def test_the_blind_hex_cut_is_reproducible_from_its_seed():
+    assert draw_cut(99) == draw_cut(99)
+    winner, cards = draw_cut(99)
+    assert winner in ("x", "o") and set(cards) == {"x", "o"}
+
+
+# -- challenges ---------------------------------------------------------------------------
+async def test_challenging_yourself_is_refused(service):
+    with pytest.raises(UserError, match="yourself"):
+        await service.create_challenge(request(opponent_id=ALICE))
+
+
+async def test_challenging_a_bot_is_refused(service):
+    with pytest.raises(UserError, match="Bots"):
+        await service.create_challenge(request(opponent_is_bot=True))
+
+
+async def test_a_channel_with_a_game_refuses_a_new_challenge_and_suggests_a_thread(service):
+    await start(service)
+    with pytest.raises(UserError, match="thread:true"):
+        await service.create_challenge(request(challenger_id=CAROL, opponent_id=ALICE))
+
+
+async def test_only_the_challenged_player_can_accept(service):
+    ch = await service.create_challenge(request())
+    with pytest.raises(UserError, match="Only the challenged"):
+        await service.accept(ch.id, CAROL)
+    assert (await service.challenge(ch.id)).status == "open"
+
+
+async def test_two_accepts_at_once_start_one_game(service, store):
+    ch = await service.create_challenge(request())
+    results = await asyncio.gather(*(service.accept(ch.id, BOB) for _ in range(5)), return_exceptions=True)
+    started = [r for r in results if not isinstance(r, Exception)]
+    assert len(started) == 1
+    assert all(isinstance(r, UserError) for r in results if isinstance(r, Exception))
+    assert len(await store.active_games(GUILD)) == 1
+
+
+async def test_an_expired_challenge_cannot_be_accepted(service, clock):
+    ch = await service.create_challenge(request())
+    clock.t += 15 * 60 + 1
+    with pytest.raises(UserError, match="expired"):
+        await service.accept(ch.id, BOB)
+
+
+async def test_only_the_challenger_can_withdraw(service):
+    ch = await service.create_challenge(request())
+    with pytest.raises(UserError, match="Only the challenger"):
+        await service.withdraw(ch.id, BOB)
+    assert (await service.withdraw(ch.id, ALICE)).status == "withdrawn"
+
+
+async def test_a_declined_challenge_cannot_be_accepted(service):
+    ch = await service.create_challenge(request())
+    await service.decline(ch.id, BOB)
+    with pytest.raises(UserError, match="declined"):
+        await service.accept(ch.id, BOB)
+
+
+async def test_the_seat_option_decides_who_plays_first(service):
+    started = await start(service, seat="second")
+    assert started.game.row.seats == (BOB, ALICE)
+
+
+async def test_a_challenge_schedules_its_expiry(service, store):
+    ch = await service.create_challenge(request())
+    timer = await store.next_timer()
+    assert (timer.kind, timer.ref_id, timer.due_at) == ("challenge-expiry", ch.id, ch.expires_at)
+
+
+# -- playing --------------------------------------------------------------------------------
+async def test_an_accepted_move_is_stored_before_the_call_returns(service, store):
+    started = await start(service)
+    await service.play(CHANNEL, ALICE, "C3")
+    assert await store.actions(started.game.row.id) == ["c3"]
+
+
+async def test_a_non_player_cannot_move(service):
+    await start(service)
+    with pytest.raises(UserError, match="not playing"):
+        await service.play(CHANNEL, CAROL, "c3")
+
+
+async def test_moving_out_of_turn_is_refused_and_changes_nothing(service, store):
+    started = await start(service)
+    with pytest.raises(UserError, match="not your turn"):
+        await service.play(CHANNEL, BOB, "c3")
+    assert await store.actions(started.game.row.id) == []
+
+
+async def test_an_illegal_move_raises_the_engine_error_and_changes_nothing(service, store):
+    started = await start(service)
+    await service.play(CHANNEL, ALICE, "c3")
+    with pytest.raises(IllegalActionError):
+        await service.play(CHANNEL, BOB, "c3")
+    with pytest.raises(NotationError):
+        await service.play(CHANNEL, BOB, "hello")
+    assert await store.actions(started.game.row.id) == ["c3"]
+
+
+async def test_fifty_identical_moves_at_once_apply_exactly_once(service, store):
+    started = await start(service)
+    results = await asyncio.gather(*(service.play(CHANNEL, ALICE, "c3") for _ in range(50)), return_exceptions=True)
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert all(isinstance(r, (UserError, ActionError)) for r in results if isinstance(r, Exception))
+    assert await store.actions(started.game.row.id) == ["c3"]
+
+
+async def test_swap_gives_the_first_stone_to_the_second_player(service):
+    started = await start(service)
+    await service.play(CHANNEL, ALICE, "c3")
+    result = await service.play(CHANNEL, BOB, "swap")
+    assert result.game.colour_of(BOB) == "black"
+    assert result.game.users_to_move() == [ALICE]
+
+
+async def _win_hex(service) -> object:
+    """Alice (black, top–bottom) wins a 5×5 game down column a while Bob plays column e."""
+    result = None
+    for row in range(1, 6):
+        result = await service.play(CHANNEL, ALICE, f"a{row}")
+        if result.outcome:
+            break
+        await service.play(CHANNEL, BOB, f"e{row}")
+    return result
+
+
+async def test_a_win_records_the_result_and_updates_both_ratings(service, store):
+    started = await start(service, swap=False)
+    result = await _win_hex(service)
+    assert result.outcome.winner == "black" and result.outcome.reason.value == "connection"
+    row = await store.get_game(started.game.row.id)
+    assert (row.status, row.winner_seat, row.reason) == ("finished", 0, "connection")
+    alice, bob = await store.get_rating(GUILD, "hex", ALICE), await store.get_rating(GUILD, "hex", BOB)
+    assert alice.rating > 1500 > bob.rating
+    assert (alice.wins, alice.losses, bob.wins, bob.losses) == (1, 0, 0, 1)
+    assert set(result.rating_changes) == {ALICE, BOB}
+
+
+async def test_an_unrated_game_leaves_ratings_alone(service, store):
+    await start(service, swap=False, rated=False)
+    await _win_hex(service)
+    assert await store.get_rating(GUILD, "hex", ALICE) is None
+
+
+async def test_resigning_gives_the_opponent_the_win(service, store):
+    started = await start(service)
+    await service.play(CHANNEL, ALICE, "c3")
+    await service.play(CHANNEL, BOB, "b2")
+    result = await service.resign(CHANNEL, ALICE)
+    assert (result.outcome.winner, result.outcome.reason.value) == ("white", "resignation")
+    assert (await store.get_game(started.game.row.id)).winner_seat == 1
+    assert (await store.get_rating(GUILD, "hex", BOB)).wins == 1
+
+
+async def test_resigning_before_both_moved_does_not_change_ratings(service, store):
+    await start(service)
+    await service.play(CHANNEL, ALICE, "c3")
+    await service.resign(CHANNEL, BOB)
+    assert await store.get_rating(GUILD, "hex", ALICE) is None
+
+
+async def test_a_non_player_cannot_resign(service):
+    await start(service)
+    with pytest.raises(UserError, match="not playing"):
+        await service.resign(CHANNEL, CAROL)
+
+
+async def test_a_new_service_on_the_same_file_continues_the_game(store, clock):
+    first = GameService(store, clock=clock, seed_source=lambda: 1)
+    ch = await first.create_challenge(request())
+    await first.accept(ch.id, BOB)
+    await first.play(CHANNEL, ALICE, "c3")
+    second = GameService(store, clock=clock)  # as after a restart: nothing in memory
+    result = await second.play(CHANNEL, BOB, "b2")
+    assert result.game.position.actions == ["c3", "b2"]
+
+
+async def test_legal_actions_are_offered_only_to_the_player_to_move(service):
+    await start(service)
+    assert "c3" in await service.legal_for(CHANNEL, ALICE)
+    assert await service.legal_for(CHANNEL, BOB) == []
+    assert await service.legal_for(CHANNEL, CAROL) == []
+
+
+# -- Blind Hex secrecy ----------------------------------------------------------------------
+async def _blind(service):
+    started = await start(service, game="blindhex", size=None)
+    g = started.game
+    loser = g.position.other(g.position.options.first)
+    await service.play(CHANNEL, g.user_of(loser), "aside 4+5")
+    return g
+
+
+async def test_a_blind_hex_choice_is_secret_until_both_have_chosen(service):
+    g = await _blind(service)
+    first = await service.play(CHANNEL, g.user_of("x"), "1+2")
+    assert first.secret and not first.revealed
+    assert "x:1+2" not in public_actions(first.game.position)
+    x_hand = first.game.position.hands()["x"]
+    assert 1 in x_hand and 2 in x_hand  # nothing public shows the choice yet
+    second = await service.play(CHANNEL, g.user_of("o"), "1+3")
+    assert second.revealed and not second.secret
+    assert "x:1+2" in public_actions(second.game.position)
+
+
+async def test_a_blind_hex_player_cannot_choose_twice(service):
+    g = await _blind(service)
+    await service.play(CHANNEL, g.user_of("x"), "1+2")
+    with pytest.raises(UserError, match="already chosen"):
+        await service.play(CHANNEL, g.user_of("x"), "1+3")
