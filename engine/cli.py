@@ -52,7 +52,8 @@ def replay(options, actions):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the exit status."""
-    args = build_parser().parse_args(argv)
+    # Intermixed: options may come between or after the actions (`hex c3 --size 5 d4`).
+    args = build_parser().parse_intermixed_args(argv)
     try:
         options, actions = load(args)
     except (OptionsError, OSError) as exc:

@@ -161,15 +161,19 @@ class Position(ABC):
     def _state_key(self) -> tuple:
         """Everything that makes two positions of the same options equal."""
 
-    def random_playout(self, rng: random.Random) -> Outcome:
-        """Play random legal actions to the end, in place, and return the outcome.
+    def random_playout(self, rng: random.Random, log: list[str] | None = None) -> Outcome:
+        """The outcome of a random game from here; the position itself is left unchanged.
 
-        The base version uses the public protocol; games override it with a fast path.
+        ``log``, if given, receives the canonical actions played, which replay through
+        :meth:`play` to the same outcome. Games override this with a fast path.
         """
-        while self.outcome is None:
-            player = self.to_move[0]
-            self.play(rng.choice(self.legal_actions(player)), player)
-        return self.outcome
+        pos = self.copy()
+        while pos.outcome is None:
+            player = pos.to_move[0]
+            done = pos.play(rng.choice(pos.legal_actions(player)), player)
+            if log is not None:
+                log.extend(done)
+        return pos.outcome
 
     # -- shared behaviour ---------------------------------------------------------
     def play(self, text: str, player: str | None = None) -> list[str]:
