@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .. import texts
-from ..present import MENTION_USERS, NO_MENTIONS, game_message
+from ..present import NO_MENTIONS, game_message
 from ..service import GAME_TITLES, ChallengeRequest, ChallengeRow, StartedGame, UserError
 from ..store import TimerRow
 from ..views import challenge_view
@@ -180,8 +180,12 @@ class Challenges(commands.Cog):
     async def _announce(self, interaction: discord.Interaction, started: StartedGame) -> None:
         ch, game = started.challenge, started.game
         where = f" in <#{game.row.channel_id}>" if game.row.channel_id != ch.channel_id else ""
-        await self._close_message(ch, f"{describe_challenge(ch)} — accepted by <@{ch.opponent_id}>: game #{game.row.id}{where}.")
-        if interaction.type is discord.InteractionType.application_command:
+        closing = f"{describe_challenge(ch)} — accepted by <@{ch.opponent_id}>: game #{game.row.id}{where}."
+        if interaction.type is discord.InteractionType.component:
+            # The click was on the challenge message itself: answer the interaction by editing it.
+            await interaction.edit_original_response(content=closing, view=None, allowed_mentions=NO_MENTIONS)
+        else:
+            await self._close_message(ch, closing)
             await interaction.followup.send(f"Accepted — game #{game.row.id}{where}.", ephemeral=True)
         names = await self.service.names(game.row.guild_id, game.row.seats)
         lines = [" · ".join(texts.player(game, c, names) for c in game.position.colours)]

@@ -1,0 +1,20 @@
+"""Fixtures for the bot's end-to-end tests: the fake Discord and a harness around the real bot."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.harness import Harness, ManualClock
+from tests.fake_discord.fixtures import fake_discord  # noqa: F401  (a fixture)
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    """Time under the test's control."""
+    return ManualClock()
+
+
+@pytest.fixture
+def harness(fake_discord, tmp_path, clock) -> Harness:  # noqa: F811
+    """A harness on a fresh database file; start the bot with ``async with harness.running():``."""
+    return Harness(fake_discord, tmp_path / "bot.sqlite3", clock)

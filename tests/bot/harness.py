@@ -1,0 +1,115 @@
+"""Running the real bot against the loopback fake Discord, with time under test control."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from pathlib import Path
+from typing import AsyncIterator
+
+from bot.app import HexBot
+from bot.config import Settings
+from tests.fake_discord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
+from tests.fake_discord.fixtures import run_client
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+class ManualClock:
+    """A clock that moves only when the test calls :meth:`advance`."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self.t = start
+        self._changed = asyncio.Event()
+
+    def now(self) -> float:
+        """The test's current time."""
+        return self.t
+
+    async def wait_until(self, when: float | None, wake: asyncio.Event) -> None:
+        """Return once the test's time reaches ``when`` or ``wake`` is set."""
+        while not wake.is_set() and (when is None or self.t < when):
+            changed = asyncio.create_task(self._changed.wait())
+            woken = asyncio.create_task(wake.wait())
+            try:
+                await asyncio.wait({changed, woken}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                changed.cancel()
+                woken.cancel()
+
+    def advance(self, seconds: float) -> None:
+        """Move time forward and wake whoever waits on it."""
+        self.t += seconds
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+
+class Harness:
+    """One bot on one database file, driven through the fake as the test's users."""
+
+    def __init__(self, fake: FakeDiscord, db: Path, clock: ManualClock) -> None:
+        self.fake = fake
+        self.db = db
+        self.clock = clock
+        self.world = fake.world
+        self.channel = fake.world.channel
+        self.bot: HexBot | None = None
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[HexBot]:
+        """Run a fresh bot process-equivalent (new client, same database) for the block."""
+        settings = Settings(token=self.fake.token, database_path=str(self.db))
+        async with run_client(HexBot(settings, clock=self.clock), self.fake) as bot:
+            self.bot = bot
+            try:
+                yield bot
+            finally:
+                self.bot = None
+
+    async def slash(self, user: FakeMember, name: str, channel=None, **options) -> InteractionResult:
+        """``/name`` as ``user`` in the game channel (or ``channel``)."""
+        return await self.fake.slash(user, channel or self.channel, name, **options)
+
+    async def move(self, user: FakeMember, action: str, channel=None) -> InteractionResult:
+        """``/move action`` as ``user``."""
+        return await self.slash(user, "move", channel, action=action)
+
+    async def challenge(self, user: FakeMember, opponent: FakeMember, game: str, **options) -> InteractionResult:
+        """``/challenge`` and return the public challenge message's result."""
+        return await self.slash(user, "challenge", opponent=opponent, game=game, **options)
+
+    async def start_game(self, challenger: FakeMember, opponent: FakeMember, game: str, **options) -> FakeMessage:
+        """Challenge, accept with the button, and return the first board message."""
+        r = await self.challenge(challenger, opponent, game, **options)
+        assert not r.ephemeral, r.content
+        before = len(self.fake.messages(self.channel))
+        accept = next(c for c in r.custom_ids if c.endswith(":accept"))
+        await self.fake.click(opponent, r, accept)
+        return await self.board_after(before, channel=None if not options.get("thread") else "thread")
+
+    async def board_after(self, count_before: int, channel=None) -> FakeMessage:
+        """The first message with a board image posted after ``count_before`` messages."""
+        def is_board(m: FakeMessage) -> bool:
+            return any(name.endswith(".png") for name in m.files) and (channel is not None or m.channel is self.channel)
+
+        msg = await self.fake.wait_for(is_board, existing=False) if channel else None
+        if msg is not None:
+            return msg
+        for m in self.fake.messages(self.channel)[count_before:]:
+            if is_board(m):
+                return m
+        return await self.fake.wait_for(is_board, existing=False)
+
+
+def mentions(text: str | None) -> list[int]:
+    """User ids mentioned in a message text."""
+    return [int(x) for x in re.findall(r"<@!?(\d+)>", text or "")]
+
+
+def png_of(result: InteractionResult | FakeMessage) -> bytes:
+    """The PNG attached to a reply or message."""
+    files = result.attachments if isinstance(result, InteractionResult) else result.files
+    pngs = [data for name, data in files.items() if name.endswith(".png")]
+    assert pngs, f"no PNG in {result!r}"
+    return pngs[0]
