@@ -1,0 +1,94 @@
+"""Board pictures of inpHeXion, Hex and Blind Hex: pure functions from positions to images.
+
+>>> import engine, render
+>>> png = render.render_position(engine.new_game("hex", 5))
+>>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+True
+
+Everything here is pure and thread-safe: caches hold only immutable images and
+layouts, and fonts are kept per thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from PIL import Image
+
+from engine import Position
+
+from .encode import png_bytes, to_palette
+from .fonts import drawable
+from .games import scene_of
+from .geometry import Layout, check_width
+from .paint import paint, scene_layout
+from .palette import palette_for
+from .replay import render_replay
+from .theme import THEMES, theme as _theme
+
+__all__ = ["THEMES", "Layout", "layout_of", "render_position", "render_image", "render_replay"]
+
+
+def render_image(
+    pos: Position,
+    *,
+    names: Mapping[str, str] | None = None,
+    theme: str = "dark",
+    width: int = 900,
+    flip: bool = False,
+    caption: str | None = None,
+    palette: bool = True,
+) -> Image.Image:
+    """The picture of a position as a Pillow image (see :func:`render_position`).
+
+    The image is in palette mode (``P``) with the look's fixed palette; pass
+    ``palette=False`` for the full-colour RGB image it is mapped from.
+    """
+    check_width(width)
+    look = _theme(theme)
+    sc = scene_of(pos, names)
+    if caption:
+        sc.caption = drawable(caption)
+    image = paint(sc, look, width, flip)
+    if not palette:
+        return image
+    cards = any(p.cards is not None for p in sc.panels)
+    return to_palette(image, palette_for(sc.style, sc.size, cards, look, width, flip))
+
+
+def layout_of(
+    pos: Position,
+    *,
+    names: Mapping[str, str] | None = None,
+    width: int = 900,
+    flip: bool = False,
+    caption: str | None = None,
+) -> Layout:
+    """Where :func:`render_position` with the same arguments draws each cell.
+
+    ``layout_of(pos).centre(i)`` is the pixel centre of cell ``i`` and
+    ``.radius`` the hexagons' radius: for tests, and for anything that must
+    point at a cell in the picture.
+    """
+    sc = scene_of(pos, names)
+    if caption:
+        sc.caption = drawable(caption)
+    return scene_layout(sc, width, flip)
+
+
+def render_position(
+    pos: Position,
+    *,
+    names: Mapping[str, str] | None = None,
+    theme: str = "dark",
+    width: int = 900,
+    flip: bool = False,
+    caption: str | None = None,
+) -> bytes:
+    """PNG bytes of a position.
+
+    ``names`` maps colours to player display names; ``theme`` is a key of
+    :data:`THEMES`; ``flip`` turns the board half a turn (the view from the
+    other side of the table); ``caption`` is shown at the bottom right.
+    """
+    return png_bytes(render_image(pos, names=names, theme=theme, width=width, flip=flip, caption=caption))

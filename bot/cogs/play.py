@@ -84,8 +84,9 @@ class Play(commands.Cog):
         await interaction.followup.send(**(await self._turn_message(result)).kwargs())
 
     async def _refusal(self, channel_id: int, user_id: int, exc: ActionError) -> str:
-        message = str(exc)
-        text = f"{message[:1].upper()}{message[1:]}."
+        message = str(exc).rstrip(".")
+        # Not capitalised: messages often start with a cell name, and c4 is not C4 in our notation.
+        text = f"{message}."
         if isinstance(exc, NotationError) or len(text) < 160:
             hint = examples(await self.service.legal_for(channel_id, user_id))
             if hint:

@@ -1,0 +1,124 @@
+"""Speed and size of the board pictures, against python-chess + cairosvg.
+
+Run: ``.venv/bin/python bench/render.py`` (not a test: numbers depend on the machine).
+
+For each board it prints the median time (wall and CPU) to make one PNG at 900 px wide (the
+position is fixed; the static layer and palette caches are warm, as in a
+running bot, and the cold first picture is shown apart) and the PNG size. The
+baseline renders an 800 px chess board with ``chess.svg`` and converts it with
+``cairosvg`` in the same run. Last, the time and size of the replay GIF of a
+60-turn game and of the longest 11×11 game.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import engine  # noqa: E402
+import render  # noqa: E402
+from engine import Record  # noqa: E402
+from render.replay import turns as replay_turns  # noqa: E402
+
+RUNS = 40
+
+
+def median_ms(fn, runs: int = RUNS) -> tuple[float, float, object]:
+    """Median wall and CPU time of ``fn()`` in milliseconds, and its last result.
+
+    CPU time is shown too because on a shared machine the wall time also counts
+    the moments other processes held the core.
+    """
+    wall, cpu = [], []
+    out = None
+    for _ in range(runs):
+        t, c = time.perf_counter(), time.process_time()
+        out = fn()
+        wall.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.process_time() - c) * 1000)
+    return statistics.median(wall), statistics.median(cpu), out
+
+
+def played(game: str, size: int | None, turns: int, seed: int = 1, **kw) -> engine.Position:
+    """A position after ``turns`` random legal actions (fewer if the game ends)."""
+    pos = engine.new_game(game, size, **kw)
+    rng = random.Random(seed)
+    for _ in range(turns):
+        if pos.outcome is not None:
+            break
+        pos.play(rng.choice(pos.legal_actions()))
+    return pos
+
+
+def until_end(game: str, size: int | None, seed: int = 1, **kw) -> engine.Position:
+    """A random game played to its end."""
+    return played(game, size, 10_000, seed, **kw)
+
+
+def chess_baseline() -> tuple[float, float, int]:
+    """Median wall ms, CPU ms and bytes of an 800 px chess board through chess.svg and cairosvg."""
+    import cairosvg
+    import chess
+    import chess.svg
+
+    board = chess.Board()
+    for uci in ("e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"):
+        board.push_uci(uci)
+
+    def draw() -> bytes:
+        svg = chess.svg.board(board, size=800, lastmove=board.peek())
+        return cairosvg.svg2png(bytestring=svg.encode())
+
+    ms, cpu, png = median_ms(draw, 20)
+    return ms, cpu, len(png)  # type: ignore[arg-type]
+
+
+def main() -> None:
+    """Print the table: chess baseline, each board picture, then the GIFs."""
+    names = {"white": "Alice", "black": "Bob", "x": "Xavier", "o": "Olga"}
+    chess_ms, chess_cpu, chess_bytes = chess_baseline()
+    print(f"{'picture':34} {'cold ms':>8} {'median ms':>10} {'CPU ms':>7} {'PNG KB':>7} {'vs chess':>9}")
+    print(
+        f"{'chess 800 px (python-chess+cairosvg)':34} {'':>8} {chess_ms:10.1f} {chess_cpu:7.1f} "
+        f"{chess_bytes / 1024:7.1f} {1.0:9.2f}"
+    )
+    cases = [
+        ("hex 7x7, 24 stones", played("hex", 7, 24)),
+        ("hex 11x11, 60 stones", played("hex", 11, 60)),
+        ("hex 19x19, 180 stones", played("hex", 19, 180)),
+    ]
+    for game, size, turns in (("inphexion", 7, 30), ("inphexion", 11, 60), ("blindhex", 11, 60)):
+        try:
+            cases.append((f"{game} {size}x{size}, {turns} actions", played(game, size, turns)))
+        except Exception as exc:  # an engine not written yet must not stop the bench
+            print(f"({game}: {exc})")
+    for label, pos in cases:
+        t = time.perf_counter()
+        render.render_position(pos, names=names)
+        cold = (time.perf_counter() - t) * 1000
+        ms, cpu, png = median_ms(lambda: render.render_position(pos, names=names))
+        size = len(png) / 1024  # type: ignore[arg-type]
+        print(f"{label:34} {cold:8.1f} {ms:10.1f} {cpu:7.1f} {size:7.1f} {ms / chess_ms:9.2f}")
+
+    print()
+    for label, pos in (
+        ("GIF hex 11x11, 60 turns", played("hex", 11, 60)),
+        ("GIF hex 11x11, full game", until_end("hex", 11, seed=7)),
+        ("GIF inphexion 11x11, full game", until_end("inphexion", 11, seed=3)),
+        ("GIF blindhex, full game", until_end("blindhex", None, seed=3)),
+    ):
+        record = Record.of(pos)
+        t = time.perf_counter()
+        gif = render.render_replay(record, names=names)
+        ms = (time.perf_counter() - t) * 1000
+        frames = sum(1 for _ in replay_turns(record))
+        print(f"{label:34} {len(record.actions):4} actions {frames:4} frames {ms:6.0f} ms {len(gif) / 1024 / 1024:6.2f} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""Blind Hex: the numbered board with its hash marks, x and o letters, cards.
+
+A round is public only once both players have chosen, so the picture shows a
+secret choice only as "chosen" (never the cards). After a reveal, each box
+shows the two cards its player revealed; during the writing step the empty
+cells the current letter may go on are tinted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine import Position
+
+from ..board import BoardStyle
+from ..scene import Cards, Piece, Scene
+from ..theme import O_INK, X_INK
+from .common import last_text, panel
+
+COLOURS = {"x": X_INK, "o": O_INK}
+
+
+def scene(pos: Position, names: Mapping[str, str] | None) -> Scene:
+    """The scene of a Blind Hex position."""
+    g = pos.grid
+    numbers = tuple(pos.cell_number(i) for i in range(g.cells))
+    style = BoardStyle(COLOURS[pos.vertical], COLOURS[pos.other(pos.vertical)], numbers, "letter")
+    pieces = []
+    tints = []
+    for i in range(g.cells):
+        c = pos.piece_at(i)
+        if c is not None:
+            if numbers[i]:
+                tints.append((i, "erase"))
+            pieces.append(Piece(i, "letter", c, COLOURS[c]))
+    writes = pos.pending_writes()
+    if writes and pos.outcome is None:
+        _, k = writes[0]
+        tints += [(i, "hint") for i in pos.matching_cells(k)]
+    panels = tuple(_panel(pos, c, names, writes) for c in pos.colours)
+    sc = Scene(size=g.n, style=style, panels=panels, pieces=pieces, tints=tints)  # type: ignore[arg-type]
+    last = pos.last_turn()
+    if last is not None:
+        sc.marks += [(cell, "ring") for cell in last.placed]
+    chain = pos.winning_chain()
+    sc.tints += [(c, "win") for c in chain]
+    sc.chain = chain
+    sc.last = last_text(pos, names)
+    return sc
+
+
+def _panel(pos: Position, colour: str, names: Mapping[str, str] | None, writes: list[tuple[str, int]]):
+    """A player's box: hand size in words, cards aside and revealed as cards, and what they do now."""
+    hand = len(pos.hands()[colour])
+    aside = tuple(pos.aside()[colour])
+    revealed = pos.revealed()
+    played = tuple(revealed[colour]) if revealed else ()
+    phase = pos.phase
+    detail = f"{hand} card{'s' if hand != 1 else ''} in hand"
+    badge, tone, idle = "", "turn", ""
+    if phase == "aside":
+        badge = "set 2 aside"
+    elif phase == "choose":
+        badge, idle = "choose 2", "chosen"
+    elif phase == "write" and writes:
+        writer, k = writes[0]
+        left = sum(1 for w in writes if w == (writer, k))
+        badge = f"write {k}" if left == 1 else f"write two {k}s"
+    return panel(
+        pos,
+        colour,
+        names,
+        Piece(-1, "letter", colour, COLOURS[colour]),
+        COLOURS[colour],
+        detail=detail,
+        badge=badge,
+        tone=tone,
+        cards=Cards(hand, aside, played),
+        idle=idle,
+    )

@@ -1,0 +1,94 @@
+"""What the three games' scenes share: player boxes, results, last-turn words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine import Position, Reason
+
+from ..fonts import drawable
+from ..scene import Cards, Panel, Piece
+from ..theme import PieceColours
+
+
+def display_name(colour: str, names: Mapping[str, str] | None) -> str:
+    """The player's name if the caller gave one (what the font can draw of it), else the colour."""
+    if names and names.get(colour):
+        name = drawable(str(names[colour]))
+        if name:
+            return name
+    return colour.capitalize()
+
+
+def sides_text(pos: Position, colour: str) -> str:
+    """Which two sides a colour joins, in words."""
+    return "top-bottom" if colour == pos.vertical else "left-right"
+
+
+def panel(
+    pos: Position,
+    colour: str,
+    names: Mapping[str, str] | None,
+    piece: Piece,
+    colours: PieceColours,
+    detail: str = "",
+    badge: str = "",
+    tone: str = "turn",
+    cards: Cards | None = None,
+    idle: str = "",
+) -> Panel:
+    """A player's header box; the badge says ``wins`` for the winner once the game is over.
+
+    ``badge`` is what to show while the game goes on and the player acts now;
+    ``idle`` what to show (quietly) while they wait, usually nothing.
+    """
+    outcome = pos.outcome
+    if outcome is not None:
+        badge, tone = ("wins", "win") if outcome.winner == colour else ("", "")
+    elif colour not in pos.to_move:
+        badge, tone = idle, "idle"
+    # the colour itself needs no word: the piece drawn beside the name shows it
+    sides = sides_text(pos, colour)
+    return Panel(
+        colour=colour,
+        piece=piece,
+        name=display_name(colour, names),
+        sides=sides,
+        vertical=colour == pos.vertical,
+        colours=colours,
+        detail=detail,
+        badge=badge,
+        tone=tone,
+        cards=cards,
+    )
+
+
+def result_text(pos: Position, names: Mapping[str, str] | None) -> str:
+    """The end of the game in words, or "" while it goes on."""
+    o = pos.outcome
+    if o is None:
+        return ""
+    if o.winner is None:
+        return "Game over: no winner" if o.reason is not Reason.ABANDONED else "Game abandoned"
+    winner = display_name(o.winner, names)
+    loser = display_name(pos.other(o.winner), names)
+    return {
+        Reason.CONNECTION: f"{winner} wins by connection",
+        Reason.NO_LEGAL_MOVE: f"{winner} wins: {loser} has no legal move",
+        Reason.CANNOT_RELOCATE: f"{winner} wins: {loser} cannot relocate",
+        Reason.RESIGNATION: f"{winner} wins: {loser} resigned",
+        Reason.TIMEOUT: f"{winner} wins on time",
+        Reason.ABANDONED: f"{winner} wins: the game was abandoned",
+    }.get(o.reason, f"{winner} wins")
+
+
+def last_text(pos: Position, names: Mapping[str, str] | None) -> str:
+    """The footer's words: the result once over, else the latest turn (``Last: white c4 d4``)."""
+    result = result_text(pos, names)
+    last = pos.last_turn()
+    if last is None:
+        return result
+    turn = f"Last: {display_name(last.player, names)} {last.text}".rstrip() if last.text else ""
+    if result:
+        return f"{result} · {turn}" if turn else result
+    return turn

@@ -1,0 +1,281 @@
+"""Pixel layout of a board picture: where every cell, side band and coordinate goes.
+
+The board is the n×n rhombus of RULES.md §1 drawn with pointy-top hexagons:
+screen row ``r+1`` sits half a cell to the right of row ``r``, so the centre of
+screen slot (column ``c``, row ``r``) is ``(ox + (c + r/2)·w, oy + 1.5·r·R)``
+where ``R`` is the hexagon's circumradius and ``w = √3·R`` its width.
+
+``flip`` turns the board half a turn (the view from the other side of the
+table): cell (c, r) is drawn in slot (n−1−c, n−1−r). Every side keeps its owner
+(top and bottom stay the first player's), so the picture stays true; only the
+coordinates run the other way.
+
+Everything here is plain arithmetic on floats; the layout of a size, width,
+flip and header/footer heights is computed once and cached.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .fonts import font
+
+SQRT3 = math.sqrt(3.0)
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+Point = tuple[float, float]
+
+#: side bands, as fractions of R: thickness of the band at its thinnest
+BAND = 0.42
+#: gap between a band and its coordinates, as a fraction of R
+LABEL_GAP = 0.22
+#: outward unit normals of the rhombus' sides (screen coordinates, y down)
+NORMALS: dict[str, Point] = {
+    "top": (0.0, -1.0),
+    "right": (SQRT3 / 2, -0.5),
+    "bottom": (0.0, 1.0),
+    "left": (-SQRT3 / 2, 0.5),
+}
+SIDES = ("top", "right", "bottom", "left")
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """One coordinate: its text, anchor point and Pillow text anchor."""
+
+    text: str
+    x: float
+    y: float
+    anchor: str
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where everything of one board picture goes (all lengths in pixels)."""
+
+    n: int
+    width: int
+    height: int
+    flip: bool
+    #: hexagon circumradius
+    radius: float
+    #: height of the header above the board area and of the footer below it
+    header: int
+    footer: int
+    #: centre of screen slot (0, 0)
+    ox: float
+    oy: float
+    #: font size of the coordinates
+    label_size: int
+    #: the unit of text and margins around the board (1.0 at 900 px wide)
+    scale: float
+
+    # -- cells -------------------------------------------------------------------
+    @property
+    def cell_width(self) -> float:
+        """Distance between the centres of two neighbouring cells."""
+        return SQRT3 * self.radius
+
+    @property
+    def band(self) -> float:
+        """Thickness of a side band at its thinnest."""
+        return BAND * self.radius
+
+    def slot(self, cell: int) -> tuple[int, int]:
+        """The screen (column, row) where a cell is drawn."""
+        c, r = cell % self.n, cell // self.n
+        if self.flip:
+            return self.n - 1 - c, self.n - 1 - r
+        return c, r
+
+    def cell_at_slot(self, sc: int, sr: int) -> int:
+        """The cell drawn in screen slot (sc, sr)."""
+        if self.flip:
+            sc, sr = self.n - 1 - sc, self.n - 1 - sr
+        return sr * self.n + sc
+
+    def slot_centre(self, sc: float, sr: float) -> Point:
+        """Pixel centre of a screen slot."""
+        w = self.cell_width
+        return self.ox + (sc + sr / 2) * w, self.oy + 1.5 * sr * self.radius
+
+    def centre(self, cell: int) -> Point:
+        """Pixel centre of a cell."""
+        return self.slot_centre(*self.slot(cell))
+
+    def centres(self) -> list[Point]:
+        """Pixel centres of every cell, by cell index."""
+        return [self.centre(i) for i in range(self.n * self.n)]
+
+    def cell_polygon(self, cell: int, shrink: float = 1.0) -> list[Point]:
+        """The six corners of a cell's hexagon (top corner first, clockwise)."""
+        x, y = self.centre(cell)
+        return hexagon(x, y, self.radius * shrink)
+
+    # -- sides -------------------------------------------------------------------
+    def _outer_line(self, side: str) -> tuple[Point, float]:
+        """The outer edge of a side's band as (unit normal, offset): points p with normal·p = offset."""
+        n = self.n
+        anchor = self.slot_centre(0, 0) if side in ("top", "left") else self.slot_centre(n - 1, n - 1)
+        nx, ny = NORMALS[side]
+        return (nx, ny), nx * anchor[0] + ny * anchor[1] + self.radius + self.band
+
+    def _corner(self, a: str, b: str) -> tuple[list[Point], list[Point]]:
+        """The outer corner where side ``a``'s band meets the next side ``b``'s (clockwise).
+
+        Returns the points side ``a``'s band polygon takes there, then side ``b``'s.
+        The two 120° corners are plain mitres. The two 60° corners would be long
+        spikes, so they are cut square; the bands split along the corner's bisector.
+        """
+        (na, ka), (nb, kb) = self._outer_line(a), self._outer_line(b)
+        mitre = _intersect(na, ka, nb, kb)
+        if na[0] * nb[0] + na[1] * nb[1] >= 0:  # normals 60° apart: an obtuse corner
+            return [mitre], [mitre]
+        ux, uy = na[0] + nb[0], na[1] + nb[1]
+        norm = math.hypot(ux, uy)
+        ux, uy = ux / norm, uy / norm
+        n = self.n
+        cell = self.slot_centre(0, 0) if a == "left" else self.slot_centre(n - 1, n - 1)
+        reach = self.radius + 1.9 * self.band
+        k = ux * cell[0] + uy * cell[1] + reach
+        mid = (cell[0] + ux * reach, cell[1] + uy * reach)
+        qa = _intersect(na, ka, (ux, uy), k)
+        qb = _intersect(nb, kb, (ux, uy), k)
+        return [mid, qa], [qb, mid]
+
+    def side_outline(self, side: str) -> list[Point]:
+        """The zigzag of cell edges along one side of the rhombus, corner to corner, clockwise."""
+        n, R = self.n, self.radius
+        h = self.cell_width / 2
+        pts: list[Point] = []
+        if side == "top":
+            for c in range(n):
+                x, y = self.slot_centre(c, 0)
+                pts += [(x - h, y - R / 2), (x, y - R)]
+            x, y = self.slot_centre(n - 1, 0)
+            pts.append((x + h, y - R / 2))
+        elif side == "right":
+            for r in range(n):
+                x, y = self.slot_centre(n - 1, r)
+                pts += [(x + h, y - R / 2), (x + h, y + R / 2)]
+        elif side == "bottom":
+            for c in range(n - 1, -1, -1):
+                x, y = self.slot_centre(c, n - 1)
+                pts += [(x + h, y + R / 2), (x, y + R)]
+            x, y = self.slot_centre(0, n - 1)
+            pts.append((x - h, y + R / 2))
+        elif side == "left":
+            for r in range(n - 1, -1, -1):
+                x, y = self.slot_centre(0, r)
+                pts += [(x - h, y + R / 2), (x - h, y - R / 2)]
+        else:
+            raise ValueError(f"no side '{side}'")
+        return pts
+
+    def band_polygon(self, side: str) -> list[Point]:
+        """The band along one side: the zigzag of cell edges out to a straight outer edge."""
+        i = SIDES.index(side)
+        before, after = SIDES[i - 1], SIDES[(i + 1) % 4]
+        return self.side_outline(side) + self._corner(side, after)[0] + self._corner(before, side)[1]
+
+    # -- coordinates -------------------------------------------------------------
+    def labels(self) -> list[Label]:
+        """Column letters above and below the board, row numbers left and right of it."""
+        n, R = self.n, self.radius
+        out = self.band + R
+        gap = LABEL_GAP * R
+        # horizontal distance from a row's end cell centre to the slanted band's outer edge
+        side_reach = out / (SQRT3 / 2) + gap
+        labels: list[Label] = []
+        for sc in range(n):
+            top = self.cell_at_slot(sc, 0)
+            x, y = self.slot_centre(sc, 0)
+            labels.append(Label(LETTERS[top % n], x, y - out - gap, "md"))
+            bottom = self.cell_at_slot(sc, n - 1)
+            x, y = self.slot_centre(sc, n - 1)
+            labels.append(Label(LETTERS[bottom % n], x, y + out + gap, "ma"))
+        for sr in range(n):
+            left = self.cell_at_slot(0, sr)
+            x, y = self.slot_centre(0, sr)
+            labels.append(Label(str(left // n + 1), x - side_reach, y, "rm"))
+            right = self.cell_at_slot(n - 1, sr)
+            x, y = self.slot_centre(n - 1, sr)
+            labels.append(Label(str(right // n + 1), x + side_reach, y, "lm"))
+        return labels
+
+    @property
+    def board_box(self) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) of the board with its bands and coordinates."""
+        return _extent(self.n, self.radius, self.label_size, self.ox, self.oy)
+
+
+def _intersect(na: Point, ka: float, nb: Point, kb: float) -> Point:
+    """The point on both lines na·p = ka and nb·p = kb."""
+    det = na[0] * nb[1] - na[1] * nb[0]
+    return (ka * nb[1] - na[1] * kb) / det, (na[0] * kb - ka * nb[0]) / det
+
+
+def hexagon(x: float, y: float, r: float) -> list[Point]:
+    """Corners of a pointy-top hexagon of circumradius ``r`` centred on (x, y), top first, clockwise."""
+    h = SQRT3 / 2 * r
+    return [(x, y - r), (x + h, y - r / 2), (x + h, y + r / 2), (x, y + r), (x - h, y + r / 2), (x - h, y - r / 2)]
+
+
+def _label_size(radius: float, scale: float) -> int:
+    """Coordinates: big enough for a phone, small enough to sit between neighbours."""
+    return round(max(14 * scale, min(24 * scale, 0.62 * radius)))
+
+
+def _extent(n: int, radius: float, label_size: int, ox: float = 0.0, oy: float = 0.0) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of bands, tips and coordinates of a board whose slot (0,0) is at (ox, oy)."""
+    probe = Layout(n, 0, 0, False, radius, 0, 0, ox, oy, label_size, 1.0)
+    xs: list[float] = []
+    ys: list[float] = []
+    for side in SIDES:
+        for x, y in probe.band_polygon(side):
+            xs.append(x)
+            ys.append(y)
+    f = font(label_size)
+    for lab in probe.labels():
+        left, top, right, bottom = f.getbbox(lab.text, anchor=lab.anchor)
+        xs += [lab.x + left, lab.x + right]
+        ys += [lab.y + top, lab.y + bottom]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+MIN_WIDTH, MAX_WIDTH = 300, 4000
+
+
+def check_width(width: int) -> None:
+    """ValueError unless ``width`` is a picture width we draw (300–4000 px)."""
+    if not isinstance(width, int) or not MIN_WIDTH <= width <= MAX_WIDTH:
+        raise ValueError(f"width must be a whole number of pixels from {MIN_WIDTH} to {MAX_WIDTH}, not {width!r}")
+
+
+@lru_cache(maxsize=256)
+def layout(n: int, width: int, header: int, footer: int, flip: bool = False) -> Layout:
+    """The layout of an n×n board filling ``width`` pixels, below a header and above a footer.
+
+    The radius is the largest that fits the width, found by bisection because the
+    coordinates' font size depends on it.
+    """
+    scale = width / 900
+    margin = 14 * scale
+    avail = width - 2 * margin
+    lo, hi = 1.0, avail
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        left, _, right, _ = _extent(n, mid, _label_size(mid, scale))
+        if right - left <= avail:
+            lo = mid
+        else:
+            hi = mid
+    radius = lo
+    label_size = _label_size(radius, scale)
+    left, top, right, bottom = _extent(n, radius, label_size)
+    ox = (width - (right - left)) / 2 - left
+    pad = 10 * scale
+    oy = header + pad - top
+    height = math.ceil(header + pad + (bottom - top) + pad + footer)
+    return Layout(n, width, height, flip, radius, header, footer, ox, oy, label_size, scale)

@@ -1,0 +1,114 @@
+"""The public API: PNG out, pure and deterministic, safe to call from several threads."""
+
+from __future__ import annotations
+
+import io
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from PIL import Image
+
+import engine
+import render
+
+
+def test_render_position_returns_png_bytes(random_position):
+    png = render.render_position(random_position("hex", 7, 10, 1))
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_picture_is_a_palette_png_of_the_requested_width(random_position):
+    image = Image.open(io.BytesIO(render.render_position(random_position("hex", 7, 10, 1), width=640)))
+    assert image.mode == "P"
+    assert image.width == 640
+    assert 0.5 * image.width < image.height < 1.0 * image.width
+
+
+def test_rendering_the_same_position_twice_gives_the_same_bytes(random_position):
+    pos = random_position("inphexion", 7, 30, 2)
+    assert render.render_position(pos, names={"white": "A"}) == render.render_position(pos, names={"white": "A"})
+
+
+def test_rendering_does_not_depend_on_what_was_rendered_before(random_position):
+    pos = random_position("hex", 9, 20, 3)
+    first = render.render_position(pos)
+    for other in (random_position("hex", 9, 60, 4), random_position("blindhex", None, 40, 5)):
+        render.render_position(other, theme="light")
+    assert render.render_position(pos) == first
+
+
+def test_rendering_does_not_change_the_position(random_position):
+    pos = random_position("blindhex", None, 40, 6)
+    before = (pos.copy(), list(pos.actions))
+    render.render_position(pos)
+    assert pos == before[0] and pos.actions == before[1]
+
+
+def test_threads_rendering_at_once_get_the_same_pictures_as_one_thread(random_position):
+    positions = [random_position(g, s, k, k) for g, s in (("hex", 11), ("inphexion", 7), ("blindhex", None)) for k in (5, 25)]
+    alone = [render.render_position(p) for p in positions]
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        together = list(pool.map(render.render_position, positions * 3))
+    assert together == alone * 3
+
+
+@pytest.mark.parametrize("theme", sorted(render.THEMES))
+def test_every_theme_renders_every_game(theme, random_position):
+    for game, size in (("hex", 5), ("inphexion", 5), ("blindhex", None)):
+        assert render.render_position(random_position(game, size, 12, 7), theme=theme)
+
+
+def test_themes_differ(random_position):
+    pos = random_position("hex", 5, 6, 8)
+    assert render.render_position(pos, theme="dark") != render.render_position(pos, theme="light")
+
+
+def test_unknown_theme_is_a_value_error(random_position):
+    with pytest.raises(ValueError, match="theme"):
+        render.render_position(random_position("hex", 5, 2, 9), theme="sepia")
+
+
+def test_absurd_width_is_a_value_error():
+    with pytest.raises(ValueError, match="width"):
+        render.render_position(engine.new_game("hex", 5), width=20)
+
+
+def test_names_and_caption_change_the_picture_but_not_the_board(random_position):
+    pos = random_position("hex", 7, 10, 10)
+    plain = render.render_position(pos)
+    named = render.render_position(pos, names={"black": "Alice", "white": "Bob"}, caption="Game 4")
+    assert named != plain
+    assert render.layout_of(pos).centre(0) == render.layout_of(pos, names={"black": "Alice"}).centre(0)
+
+
+def test_very_long_names_do_not_break_the_picture(random_position):
+    pos = random_position("inphexion", 7, 10, 11)
+    png = render.render_position(pos, names={"white": "W" * 200, "black": "ÆØÅ 名前 🎲"})
+    assert Image.open(io.BytesIO(png)).width == 900
+
+
+def test_flip_changes_the_picture(random_position):
+    pos = random_position("hex", 7, 10, 12)
+    assert render.render_position(pos, flip=True) != render.render_position(pos)
+
+
+@pytest.mark.parametrize("reason", ["resignation", "timeout", "abandoned"])
+def test_games_ended_from_outside_render(reason, random_position):
+    pos = random_position("hex", 7, 10, 13)
+    pos.finish(engine.Outcome(None if reason == "abandoned" else "white", engine.Reason(reason)))
+    assert render.render_position(pos)
+
+
+def test_every_size_of_every_game_renders():
+    for game in engine.GAME_NAMES:
+        cls = engine.position_class(game)
+        for size in cls.sizes:
+            assert render.render_position(engine.new_game(game, size), width=400)
+
+
+def test_names_lose_accents_and_characters_the_font_cannot_draw():
+    from render.games.common import display_name
+
+    assert display_name("white", {"white": "Zoë 🎲 名前"}) == "Zoe"
+    assert display_name("white", {"white": "Jürgen Ødegård"}) == "Jurgen Odegard"
+    assert display_name("white", {"white": "🎲🎲"}) == "White"

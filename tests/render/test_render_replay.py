@@ -1,0 +1,91 @@
+"""Replay GIFs: one frame per turn, the last held longer, looping, and each frame the real picture."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image, ImageSequence
+
+import engine
+import render
+from engine import Record
+from render.replay import FINAL_MS, FRAME_MS, turns
+
+
+def frames(gif: bytes) -> list[Image.Image]:
+    return [f.convert("RGB") for f in ImageSequence.Iterator(Image.open(io.BytesIO(gif)))]
+
+
+def test_hex_gives_one_frame_per_stone_and_swap():
+    pos = engine.new_game("hex", 7, ["swap"])
+    for a in ("d4", "swap", "c3", "e5", "b2"):
+        pos.play(a)
+    gif = render.render_replay(Record.of(pos))
+    assert Image.open(io.BytesIO(gif)).n_frames == 5
+
+
+def test_inphexion_relocations_belong_to_the_turn_that_caused_them(relocating):
+    pos = relocating()
+    record = Record.of(pos)
+    relocations = sum(">" in a for a in pos.actions)
+    assert relocations
+    # a move and its relocations are several actions in the record, and one frame
+    assert Image.open(io.BytesIO(render.render_replay(record))).n_frames == len(pos.actions) - relocations
+    assert all(p.phase != "relocate" for p in turns(record))
+
+
+def test_blind_hex_gives_one_frame_per_round_and_none_for_a_secret_choice(random_position):
+    pos = random_position("blindhex", None, 30, 4)
+    record = Record.of(pos)
+    positions = list(turns(record))
+    assert all(p.phase in ("choose", "over") and len(p.to_move) != 1 for p in positions)
+    rounds = 1 + sum(1 for a in pos.actions if a.startswith("o:") or a.startswith("x:")) // 2  # the aside, then rounds
+    if pos.phase != "choose" or len(pos.to_move) == 1:
+        rounds -= 1  # the round in progress has no frame yet
+    assert len(positions) == rounds
+    assert Image.open(io.BytesIO(render.render_replay(record))).n_frames == rounds
+
+
+def test_game_without_actions_gives_one_frame():
+    gif = render.render_replay(Record(engine.make_options("hex", 5)))
+    assert Image.open(io.BytesIO(gif)).n_frames == 1
+
+
+def test_gif_loops_and_holds_the_last_frame_longer(random_position):
+    gif = render.render_replay(Record.of(random_position("hex", 5, 6, 5)))
+    image = Image.open(io.BytesIO(gif))
+    assert image.info["loop"] == 0
+    durations = []
+    for frame in ImageSequence.Iterator(image):
+        durations.append(frame.info["duration"])
+    assert durations == [FRAME_MS] * 5 + [FINAL_MS]
+
+
+@pytest.mark.parametrize("game,size", [("hex", 7), ("inphexion", 7), ("blindhex", None)])
+def test_each_frame_shows_the_position_after_its_turn(game, size, random_position, shown):
+    pos = random_position(game, size, 40, 6)
+    record = Record.of(pos)
+    decoded = frames(render.render_replay(record))
+    positions = list(turns(record))
+    assert len(decoded) == len(positions)
+    for image, p in zip(decoded, positions):
+        lay = render.layout_of(p, width=720, caption="turn 1/1")
+        for cell in range(p.size * p.size):
+            want = p.piece_at(cell)
+            if want != "neutral":
+                assert shown(image, lay, cell, game) == want, (p.grid.name(cell), len(p.actions))
+
+
+def test_longest_11x11_game_stays_under_8_mb(random_position):
+    pos = random_position("hex", 11, 121, 7)
+    # fill the board to the last cell: the longest possible Hex game on 11×11
+    while pos.outcome is None:
+        pos.play(pos.legal_actions()[-1])
+    gif = render.render_replay(Record.of(pos))
+    assert len(gif) < 8 * 1024 * 1024
+
+
+def test_replay_rejects_an_absurd_width():
+    with pytest.raises(ValueError, match="width"):
+        render.render_replay(Record(engine.make_options("hex", 5)), width=10)
