@@ -1,0 +1,102 @@
+"""Read-only commands end to end: leaderboard, stats, games, history, record, replay, rules."""
+
+from __future__ import annotations
+
+import engine
+from tests.bot.harness import png_of
+
+
+async def win_hex(h, black, white) -> None:
+    """Black wins a 5×5 game down column a while White plays column e."""
+    for row in range(1, 6):
+        await h.move(black, f"a{row}")
+        if row < 5:
+            await h.move(white, f"e{row}")
+
+
+async def test_leaderboard_ranks_players_with_rating_deviation_and_record(harness):
+    w = harness.world
+    async with harness.running():
+        await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first", swap=False)
+        await win_hex(harness, w.alice, w.bob)
+        r = await harness.slash(w.carol, "leaderboard", game="hex")
+    lines = r.embed["description"].splitlines()
+    assert "alice" in lines[0] and "±" in lines[0] and "1–0" in lines[0]
+    assert "bob" in lines[1] and "0–1" in lines[1]
+    assert "?" in lines[0]  # one game: still provisional
+
+
+async def test_an_empty_leaderboard_says_so_privately(harness):
+    async with harness.running():
+        r = await harness.slash(harness.world.alice, "leaderboard", game="blindhex")
+    assert r.ephemeral and "No rated Blind Hex games" in r.content
+
+
+async def test_stats_show_rating_games_and_recent_results(harness):
+    w = harness.world
+    async with harness.running():
+        await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first", swap=False)
+        await win_hex(harness, w.alice, w.bob)
+        r = await harness.slash(w.carol, "stats", player=w.bob)
+    fields = {f["name"]: f["value"] for f in r.embed["fields"]}
+    assert "1 games · 0 won · 1 lost" in fields["Hex"]
+    assert "lost (connection)" in fields["Recent games"]
+
+
+async def test_games_lists_games_in_progress_with_whose_turn(harness):
+    w = harness.world
+    async with harness.running():
+        await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first")
+        r = await harness.slash(w.carol, "games")
+    text = r.embed["description"]
+    assert f"<#{harness.channel.id}>" in text and f"to move: <@{w.alice.id}>" in text
+    assert not r.message.mentions  # listing players must not ping them
+
+
+async def test_record_is_a_text_file_that_the_engine_cli_replays(harness, tmp_path):
+    w = harness.world
+    async with harness.running():
+        await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first", swap=False)
+        await win_hex(harness, w.alice, w.bob)
+        g = (await harness.slash(w.carol, "history")).embed["description"]
+        game_id = int(g.split("#")[1].split()[0])
+        r = await harness.slash(w.carol, "record", game=game_id)
+    (name, data), = r.attachments.items()
+    text = data.decode()
+    record = engine.Record.from_text(text)
+    assert record.actions == ["a1", "e1", "a2", "e2", "a3", "e3", "a4", "e4", "a5"]
+    assert record.replay().outcome.winner == "black"
+    assert "# black: alice" in text
+
+
+async def test_record_of_an_unknown_game_is_refused_privately(harness):
+    async with harness.running():
+        r = await harness.slash(harness.world.alice, "record", game=999)
+    assert r.ephemeral and "no game #999" in r.content
+
+
+async def test_replay_is_an_animated_gif(harness):
+    w = harness.world
+    async with harness.running():
+        await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first")
+        await harness.move(w.alice, "c3")
+        await harness.move(w.bob, "b2")
+        r = await harness.slash(w.carol, "replay", game=1)
+    (name, data), = r.attachments.items()
+    assert name.endswith(".gif") and data.startswith(b"GIF8")
+
+
+async def test_rules_explain_each_game_with_a_picture(harness):
+    async with harness.running():
+        replies = [await harness.slash(harness.world.alice, "rules", game=g) for g in ("inphexion", "hex", "blindhex")]
+    assert [r.embed["title"] for r in replies] == ["How to play inpHeXion", "How to play Hex", "How to play Blind Hex"]
+    assert all(png_of(r) for r in replies)
+
+
+async def test_a_blind_hex_game_starts_with_the_cut_announced(harness):
+    w = harness.world
+    async with harness.running():
+        board = await harness.start_game(w.alice, w.bob, "blindhex")
+    text = board.embeds[0]["description"]
+    assert "The cut:" in text and "wins the cut" in text
+    assert "aside" in text
