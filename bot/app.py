@@ -17,11 +17,11 @@ from .present import MENTION_USERS
 from .service import GameService
 from .store import Store
 from .timers import Timers
-from .views import ChallengeButton
+from .views import ChallengeButton, ClaimButton, TakebackButton
 
 log = logging.getLogger(__name__)
 
-COGS = ("bot.cogs.challenges", "bot.cogs.play", "bot.cogs.info")
+COGS = ("bot.cogs.challenges", "bot.cogs.play", "bot.cogs.info", "bot.cogs.lifecycle")
 SORRY = "Sorry — something went wrong on my side. Nothing you did caused it; `/board` shows the current game."
 
 
@@ -50,7 +50,7 @@ class HexBot(commands.Bot):
         self.service = GameService(self.store, clock=self.clock.now, schedule=self.timers.schedule)
         for cog in COGS:
             await self.load_extension(cog)
-        self.add_dynamic_items(ChallengeButton)
+        self.add_dynamic_items(ChallengeButton, TakebackButton, ClaimButton)
         await self.sync_commands_if_changed()
         self.timers.start()
 

@@ -29,9 +29,9 @@ class GameMessage:
                 "allowed_mentions": MENTION_USERS}
 
 
-async def game_message(game: ActiveGame, names: dict[int, str], *lines: str) -> GameMessage:
-    """A message with the board after ``lines`` (what happened) and what happens next."""
-    mention, step = texts.next_step(game, names)
+async def game_message(game: ActiveGame, names: dict[int, str], *lines: str, now: float | None = None) -> GameMessage:
+    """A message with the board after ``lines`` (what happened) and what happens next (with time left at ``now``)."""
+    mention, step = texts.next_step(game, names, now)
     description = "\n".join(line for line in (*lines, step) if line)
     embed = discord.Embed(title=texts.title(game), description=description[:4000], colour=EMBED_COLOUR)
     file = await images.board_file(game.position, texts.colour_names(game, names))

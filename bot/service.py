@@ -10,6 +10,7 @@ two interactions for the same game can never both apply.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import secrets
@@ -22,11 +23,16 @@ import engine
 from engine import ActionError, OptionsError, Outcome, Position, Reason
 
 from .ratings import Rating, rate_game
-from .store import ChallengeRow, GameRow, RatingRow, Store
+from .store import ChallengeRow, GameRow, RatingRow, Store, TakebackRow
 
 log = logging.getLogger(__name__)
 
 CHALLENGE_TTL = 15 * 60.0
+#: time per move for each clock option (None: no clock)
+CLOCKS: dict[str, float | None] = {"5m": 300.0, "1h": 3600.0, "1d": 86400.0, "3d": 3 * 86400.0, "7d": 7 * 86400.0,
+                                   "none": None}
+ABANDON_AFTER = 30 * 86400.0
+GAME_TIMERS = ("reminder", "deadline", "abandon")
 GAME_TITLES = {"inphexion": "inpHeXion", "hex": "Hex", "blindhex": "Blind Hex"}
 
 
@@ -52,7 +58,10 @@ class ChallengeRequest:
     swap: bool | None = None
     seat: str = "random"
     rated: bool = True
-    thread: bool = False
+    #: None: the server's default (``/settings``)
+    thread: bool | None = None
+    #: time per move; None: the server's default
+    clock: str | None = None
 
 
 @dataclass(slots=True)
@@ -164,6 +173,25 @@ def draw_cut(seed: int) -> tuple[str, dict[str, str]]:
     return winner, {"x": name(x), "o": name(o)}
 
 
+def format_duration(seconds: float) -> str:
+    """``2d 3h``, ``4h 10m``, ``5m``, ``40s``: time left in words a player reads at a glance.
+
+    >>> format_duration(2 * 86400 + 3 * 3600 + 59), format_duration(250)
+    ('2d 3h', '4m 10s')
+    """
+    s = max(0, int(seconds))
+    d, s = divmod(s, 86400)
+    h, s = divmod(s, 3600)
+    m, s = divmod(s, 60)
+    if d:
+        return f"{d}d {h}h" if h else f"{d}d"
+    if h:
+        return f"{h}h {m}m" if m else f"{h}h"
+    if m:
+        return f"{m}m {s}s" if s else f"{m}m"
+    return f"{s}s"
+
+
 def public_actions(position: Position) -> list[str]:
     """The actions anyone may see: a Blind Hex choice not yet revealed is left out."""
     actions = list(position.actions)
@@ -201,9 +229,14 @@ class GameService:
         options = challenge_options(req)
         if req.seat not in ("first", "second", "random"):
             raise UserError("`seat` is first, second or random.")
-        if req.thread and req.channel_is_thread:
+        settings = await self.store.guild_settings(req.guild_id)
+        clock = req.clock or settings.default_clock
+        if clock not in CLOCKS:
+            raise UserError(f"`clock` is one of {', '.join(CLOCKS)} (time per move).")
+        thread = settings.always_thread and not req.channel_is_thread if req.thread is None else req.thread
+        if thread and req.channel_is_thread:
             raise UserError("This is already a thread; challenge again with `thread:false` to play right here.")
-        if not req.thread and await self.store.active_game_in(req.channel_id):
+        if not thread and await self.store.active_game_in(req.channel_id):
             raise UserError(
                 "A game is already in progress in this channel. Add `thread:true` to play in a new thread."
             )
@@ -212,7 +245,8 @@ class GameService:
             row = await self.store.insert_challenge(
                 guild_id=req.guild_id, channel_id=req.channel_id, challenger_id=req.challenger_id,
                 opponent_id=req.opponent_id, game=options.game, size=options.size, variants=options.variants,
-                seat=req.seat, rated=req.rated, thread=req.thread, created_at=now, expires_at=now + CHALLENGE_TTL,
+                seat=req.seat, rated=req.rated, thread=thread, created_at=now,
+                expires_at=now + settings.challenge_minutes * 60.0, clock=clock,
             )
             await self.store.add_timer(row.expires_at, "challenge-expiry", row.id)
         if names:
@@ -286,17 +320,21 @@ class GameService:
                 first, cut = draw_cut(seed)
             options = engine.make_options(ch.game, ch.size, ch.variants, first)
             now = self.clock()
+            per_move = CLOCKS.get(ch.clock)
             async with self.store.transaction():
                 game = await self.store.insert_game(
                     guild_id=ch.guild_id, channel_id=channel_id, parent_id=parent_id, game=ch.game, size=ch.size,
                     variants=options.variants, first=first, seed=seed, seat0_id=seats[0], seat1_id=seats[1],
-                    rated=ch.rated, challenge_id=ch.id, now=now,
+                    rated=ch.rated, challenge_id=ch.id, now=now, clock=ch.clock,
+                    deadline=None if per_move is None else now + per_move,
                 )
                 if not await self.store.close_challenge(ch.id, "accepted", game.id):
                     raise UserError("That challenge has just ended.")
                 await self.store.delete_timers("challenge-expiry", ch.id)
+                await self._arm_timers(game, now)
             if names:
                 await self.store.remember_names(ch.guild_id, names, now)
+            await self._wake()
             position = options.new_position()
             self._positions[game.id] = position
             log.info("game %d: started from challenge %d, %s %d×%d, seats %d / %d, channel %d",
@@ -443,10 +481,19 @@ class GameService:
         now = self.clock()
         try:
             async with self.store.transaction():
-                await self.store.append_actions(row.id, len(pos.actions), applied, user_id, now)
+                if applied:
+                    await self.store.append_actions(row.id, await self.store.next_seq(row.id), applied, user_id, now)
                 if trial.outcome is not None:
                     result.outcome = trial.outcome
                     result.rating_changes = await self._finish(row, trial, now)
+                elif not set(trial.to_move) <= set(pos.to_move) or row.deadline is None:
+                    # A new player has to act: their time starts now. (Relocations, a second
+                    # letter, or the second Blind Hex choice keep the running deadline.)
+                    per_move = CLOCKS.get(row.clock)
+                    await self.store.set_deadline(row.id, None if per_move is None else now + per_move)
+                    fresh = await self.store.get_game(row.id)
+                    assert fresh is not None
+                    await self._arm_timers(fresh, now)
         except sqlite3.IntegrityError:
             # Another writer got there first (only possible with two bot processes on one file).
             self._positions.pop(row.id, None)
@@ -454,6 +501,10 @@ class GameService:
         self._positions[row.id] = trial
         if trial.outcome is not None:
             self._positions.pop(row.id, None)
+        fresh = await self.store.get_game(row.id)
+        if fresh is not None:
+            result.game.row = fresh
+        await self._wake()
         log.info("game %d: %s by %d (%s)%s", row.id, " | ".join(applied) or "-", user_id, result.colour,
                  f" → {trial.describe_outcome()}" if trial.outcome else "")
 
@@ -463,7 +514,9 @@ class GameService:
         assert outcome is not None
         winner_seat = pos.seat_of_colour(outcome.winner) if outcome.winner else None
         await self.store.finish_game(row.id, status="finished", winner_seat=winner_seat, reason=outcome.reason.value, now=now)
-        if not row.rated or winner_seat is None:
+        for kind in GAME_TIMERS:
+            await self.store.delete_timers(kind, row.id)
+        if not row.rated or winner_seat is None or outcome.reason is Reason.ABANDONED:
             return {}
         movers = {u for _, u in await self.store.action_users(row.id)}
         if not set(row.seats) <= movers:
@@ -483,6 +536,173 @@ class GameService:
         for uid, (b, a) in changes.items():
             await self.store.add_rating_change(row.id, uid, b, a)
         return changes
+
+    # -- clocks and timers -----------------------------------------------------------
+    async def _arm_timers(self, row: GameRow, now: float) -> None:
+        """Replace a game's timers: reminder at a quarter left, the deadline, or the abandonment check."""
+        for kind in GAME_TIMERS:
+            await self.store.delete_timers(kind, row.id)
+        per_move = CLOCKS.get(row.clock)
+        if per_move is None or row.deadline is None:
+            await self.store.add_timer(now + ABANDON_AFTER, "abandon", row.id)
+            return
+        payload = json.dumps({"deadline": row.deadline})
+        await self.store.add_timer(row.deadline - per_move / 4, "reminder", row.id, payload)
+        await self.store.add_timer(row.deadline, "deadline", row.id, payload)
+
+    async def _wake(self) -> None:
+        if self._schedule:
+            await self._schedule(0.0, "", 0)
+
+    async def due_game(self, game_id: int, payload: str) -> ActiveGame | None:
+        """The game a reminder or deadline timer is about, if that timer still applies."""
+        g = await self.game(game_id)
+        if g is None or g.row.status != "active":
+            return None
+        wanted = json.loads(payload or "{}").get("deadline")
+        if wanted is not None and g.row.deadline != wanted:
+            return None  # someone moved since: a newer timer replaced this one
+        return g
+
+    async def abandon_if_idle(self, game_id: int) -> PlayResult | None:
+        """Close a game without a clock after 30 days without a move (unrated); None if it is alive."""
+        row = await self.store.get_game(game_id)
+        if row is None or row.status != "active" or CLOCKS.get(row.clock) is not None:
+            return None
+        if self.clock() - row.updated_at < ABANDON_AFTER:
+            async with self.store.transaction():
+                await self.store.add_timer(row.updated_at + ABANDON_AFTER, "abandon", row.id)
+            await self._wake()
+            return None
+        async with self._game_lock(row.id):
+            pos = await self._position(row)
+            trial = pos.copy()
+            trial.finish(Outcome(None, Reason.ABANDONED))
+            colour = pos.to_move[0] if pos.to_move else pos.colours[0]
+            result = PlayResult(ActiveGame(row, trial.copy()), pos.copy(), 0, colour, [])
+            await self._commit(row, pos, trial, [], 0, result)
+            return result
+
+    async def claim(self, channel_id: int, user_id: int) -> PlayResult:
+        """Win on time: the opponent's deadline has passed and they have not moved."""
+        row = await self._require_game(channel_id)
+        async with self._game_lock(row.id):
+            row = await self.store.get_game(row.id)
+            if row is None or row.status != "active":
+                raise UserError("That game has just ended. See `/history`.")
+            pos = await self._position(row)
+            g = ActiveGame(row, pos)
+            colour = g.colour_of(user_id)
+            if colour is None:
+                raise UserError("You are not playing in this game, so you can't claim it.")
+            if row.deadline is None:
+                raise UserError("This game has no clock, so there is nothing to claim.")
+            if colour in pos.to_move:
+                raise UserError("It's your turn — only the player waiting for a late opponent can claim.")
+            left = row.deadline - self.clock()
+            if left > 0:
+                raise UserError(f"Your opponent still has {format_duration(left)} to move.")
+            trial = pos.copy()
+            trial.finish(Outcome(colour, Reason.TIMEOUT))
+            result = PlayResult(ActiveGame(row, trial.copy()), pos.copy(), user_id, colour, [])
+            await self._commit(row, pos, trial, [], user_id, result)
+            return result
+
+    async def abort(self, channel_id: int, user_id: int) -> ActiveGame:
+        """End a game that has barely started: no result, no rating change."""
+        row = await self._require_game(channel_id)
+        async with self._game_lock(row.id):
+            row = await self.store.get_game(row.id)
+            if row is None or row.status != "active":
+                raise UserError("That game has just ended. See `/history`.")
+            if user_id not in row.seats:
+                raise UserError("You are not playing in this game, so you can't abort it.")
+            counts = {u: 0 for u in row.seats}
+            for _, u in await self.store.action_users(row.id):
+                counts[u] = counts.get(u, 0) + 1
+            if any(n >= 2 for n in counts.values()):
+                raise UserError("Too late to abort: a player has made a second action. You can `/resign`.")
+            now = self.clock()
+            async with self.store.transaction():
+                await self.store.finish_game(row.id, status="aborted", winner_seat=None, reason=None, now=now)
+                for kind in GAME_TIMERS:
+                    await self.store.delete_timers(kind, row.id)
+            self._positions.pop(row.id, None)
+            log.info("game %d: aborted by %d", row.id, user_id)
+            aborted = await self.store.get_game(row.id)
+            assert aborted is not None
+            return ActiveGame(aborted, (await self._position(aborted)).copy())
+
+    # -- takebacks ---------------------------------------------------------------------
+    async def request_takeback(self, channel_id: int, user_id: int) -> tuple[TakebackRow, ActiveGame]:
+        """Ask to undo your last turn before the opponent has moved."""
+        row = await self._require_game(channel_id)
+        async with self._game_lock(row.id):
+            pos = await self._position(row)
+            if pos.game == "blindhex":
+                raise UserError("Blind Hex has no takebacks: choices are made in secret and revealed together.")
+            if user_id not in row.seats:
+                raise UserError("You are not playing in this game.")
+            rows = [r for r in await self.store.action_rows(row.id) if not r[3]]
+            if not rows or rows[-1][2] != user_id:
+                raise UserError("You can only take back your own last turn, before your opponent has moved.")
+            async with self.store.transaction():
+                tb = await self.store.insert_takeback(row.id, user_id, rows[-1][0], self.clock())
+            log.info("game %d: takeback %d asked by %d", row.id, tb.id, user_id)
+            return tb, ActiveGame(row, pos.copy())
+
+    async def answer_takeback(self, takeback_id: int, user_id: int, accept: bool) -> tuple[TakebackRow, ActiveGame]:
+        """The opponent accepts (the turn is undone) or declines a takeback request."""
+        tb = await self.store.get_takeback(takeback_id)
+        if tb is None:
+            raise UserError("That takeback request does not exist.")
+        row = await self.store.get_game(tb.game_id)
+        assert row is not None
+        async with self._game_lock(row.id):
+            tb = await self.store.get_takeback(takeback_id)
+            row = await self.store.get_game(tb.game_id)
+            assert tb is not None and row is not None
+            if tb.status != "open":
+                raise UserError(f"That takeback request was already {tb.status}.")
+            if user_id not in row.seats or user_id == tb.requester_id:
+                raise UserError("Only the opponent of the player who asked can answer a takeback request.")
+            live = [r for r in await self.store.action_rows(row.id) if not r[3]]
+            if row.status != "active" or not live or live[-1][0] != tb.last_seq:
+                async with self.store.transaction():
+                    await self.store.close_takeback(tb.id, "stale")
+                raise UserError("Too late: the game has moved on since the takeback was asked.")
+            if not accept:
+                async with self.store.transaction():
+                    await self.store.close_takeback(tb.id, "declined")
+                tb = await self.store.get_takeback(tb.id)
+                return tb, ActiveGame(row, (await self._position(row)).copy())  # type: ignore[arg-type]
+            turn = []
+            for seq, action, uid, _ in reversed(live):
+                if uid != tb.requester_id:
+                    break
+                turn.append((seq, action))
+            turn.reverse()
+            now = self.clock()
+            async with self.store.transaction():
+                await self.store.mark_taken_back(row.id, [seq for seq, _ in turn])
+                await self.store.close_takeback(tb.id, "accepted", " | ".join(a for _, a in turn))
+                per_move = CLOCKS.get(row.clock)
+                await self.store.set_deadline(row.id, None if per_move is None else now + per_move)
+                fresh = await self.store.get_game(row.id)
+                assert fresh is not None
+                await self._arm_timers(fresh, now)
+            self._positions.pop(row.id, None)
+            await self._wake()
+            log.info("game %d: takeback %d accepted, undid %s", row.id, tb.id, [a for _, a in turn])
+            tb = await self.store.get_takeback(tb.id)
+            g = await self.game(row.id)
+            assert tb is not None and g is not None
+            return tb, g
+
+    # -- settings ------------------------------------------------------------------------
+    async def set_dm(self, user_id: int, dm: bool) -> None:
+        """How a player wants to be reminded: direct message or a mention in the channel."""
+        await self.store.set_dm(user_id, dm)
 
     # -- reading -----------------------------------------------------------------------
     async def names(self, guild_id: int, user_ids) -> dict[int, str]:

@@ -49,6 +49,7 @@ class ChallengeRow:
     game_id: int | None
     created_at: float
     expires_at: float
+    clock: str = "3d"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,8 @@ class GameRow:
     created_at: float
     updated_at: float
     finished_at: float | None
+    clock: str = "none"
+    deadline: float | None = None
 
     @property
     def seats(self) -> tuple[int, int]:
@@ -95,6 +98,29 @@ class RatingRow:
     wins: int
     losses: int
     updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRow:
+    """A request to undo the requester's last turn."""
+
+    id: int
+    game_id: int
+    requester_id: int
+    last_seq: int
+    status: str
+    undone: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's defaults: clock for new challenges, challenge expiry, threads for every game."""
+
+    guild_id: int
+    default_clock: str = "3d"
+    challenge_minutes: int = 15
+    always_thread: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,13 +263,14 @@ class Store:
     async def insert_challenge(
         self, *, guild_id: int, channel_id: int, challenger_id: int, opponent_id: int, game: str, size: int,
         variants: tuple[str, ...], seat: str, rated: bool, thread: bool, created_at: float, expires_at: float,
+        clock: str = "3d",
     ) -> ChallengeRow:
         """Record a new open challenge (inside a transaction)."""
         cur = await self._run(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, game, size, variants,"
-            " seat, rated, thread, created_at, expires_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            " seat, rated, thread, created_at, expires_at, clock) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (guild_id, channel_id, challenger_id, opponent_id, game, size, " ".join(variants), seat,
-             int(rated), int(thread), created_at, expires_at),
+             int(rated), int(thread), created_at, expires_at, clock),
         )
         row = await self.get_challenge(cur.lastrowid)
         assert row is not None
@@ -280,14 +307,15 @@ class Store:
     async def insert_game(
         self, *, guild_id: int, channel_id: int, parent_id: int | None, game: str, size: int,
         variants: tuple[str, ...], first: str | None, seed: int, seat0_id: int, seat1_id: int, rated: bool,
-        challenge_id: int | None, now: float,
+        challenge_id: int | None, now: float, clock: str = "none", deadline: float | None = None,
     ) -> GameRow:
         """Record a new game in progress (inside a transaction)."""
         cur = await self._run(
             "INSERT INTO games (guild_id, channel_id, parent_id, game, size, variants, first, seed, seat0_id,"
-            " seat1_id, rated, challenge_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " seat1_id, rated, challenge_id, created_at, updated_at, clock, deadline)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (guild_id, channel_id, parent_id, game, size, " ".join(variants), first, seed, seat0_id, seat1_id,
-             int(rated), challenge_id, now, now),
+             int(rated), challenge_id, now, now, clock, deadline),
         )
         row = await self.get_game(cur.lastrowid)
         assert row is not None
@@ -327,14 +355,39 @@ class Store:
         return [_game(r) for r in rows]
 
     async def actions(self, game_id: int) -> list[str]:
-        """A game's actions in order (its engine record)."""
-        rows = await self._all("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+        """A game's actions in order (its engine record), without taken-back ones."""
+        rows = await self._all(
+            "SELECT action FROM actions WHERE game_id = ? AND taken_back = 0 ORDER BY seq", (game_id,)
+        )
         return [r[0] for r in rows]
 
     async def action_users(self, game_id: int) -> list[tuple[str, int]]:
-        """A game's actions with the user who made each, in order."""
-        rows = await self._all("SELECT action, user_id FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+        """A game's actions with the user who made each, in order (without taken-back ones)."""
+        rows = await self._all(
+            "SELECT action, user_id FROM actions WHERE game_id = ? AND taken_back = 0 ORDER BY seq", (game_id,)
+        )
         return [(r[0], r[1]) for r in rows]
+
+    async def action_rows(self, game_id: int) -> list[tuple[int, str, int, bool]]:
+        """Every stored action of a game as (seq, action, user id, taken back), in order."""
+        rows = await self._all(
+            "SELECT seq, action, user_id, taken_back FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
+        return [(r[0], r[1], r[2], bool(r[3])) for r in rows]
+
+    async def next_seq(self, game_id: int) -> int:
+        """The sequence number the next action of a game gets."""
+        row = await self._one("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?", (game_id,))
+        return row[0]
+
+    async def mark_taken_back(self, game_id: int, seqs: list[int]) -> None:
+        """Mark actions as undone by a takeback (inside a transaction); they stay in the table."""
+        for seq in seqs:
+            await self._run("UPDATE actions SET taken_back = 1 WHERE game_id = ? AND seq = ?", (game_id, seq))
+
+    async def set_deadline(self, game_id: int, deadline: float | None) -> None:
+        """When the players to move run out of time (inside a transaction)."""
+        await self._run("UPDATE games SET deadline = ? WHERE id = ?", (deadline, game_id))
 
     async def append_actions(self, game_id: int, first_seq: int, actions: list[str], user_id: int, now: float) -> None:
         """Append actions at ``first_seq``…; the primary key refuses a sequence number twice."""
@@ -354,6 +407,63 @@ class Store:
             " WHERE id = ? AND status = 'active'",
             (status, winner_seat, reason, now, now, game_id),
         )
+
+    # -- takebacks -------------------------------------------------------------------
+    async def insert_takeback(self, game_id: int, requester_id: int, last_seq: int, now: float) -> TakebackRow:
+        """Record an open takeback request (inside a transaction)."""
+        cur = await self._run(
+            "INSERT INTO takebacks (game_id, requester_id, last_seq, created_at) VALUES (?,?,?,?)",
+            (game_id, requester_id, last_seq, now),
+        )
+        row = await self.get_takeback(cur.lastrowid)
+        assert row is not None
+        return row
+
+    async def get_takeback(self, takeback_id: int) -> TakebackRow | None:
+        """A takeback request by id."""
+        row = await self._one("SELECT * FROM takebacks WHERE id = ?", (takeback_id,))
+        return None if row is None else TakebackRow(**dict(row))
+
+    async def close_takeback(self, takeback_id: int, status: str, undone: str = "") -> bool:
+        """Close an open takeback request; False if it was no longer open."""
+        cur = await self._run(
+            "UPDATE takebacks SET status = ?, undone = ? WHERE id = ? AND status = 'open'", (status, undone, takeback_id)
+        )
+        return cur.rowcount == 1
+
+    async def takebacks_of(self, game_id: int) -> list[TakebackRow]:
+        """Accepted takebacks of a game, oldest first (for its record)."""
+        rows = await self._all("SELECT * FROM takebacks WHERE game_id = ? AND status = 'accepted' ORDER BY id", (game_id,))
+        return [TakebackRow(**dict(r)) for r in rows]
+
+    # -- settings ----------------------------------------------------------------------
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """A server's settings (defaults when never set)."""
+        row = await self._one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        if row is None:
+            return GuildSettings(guild_id)
+        d = dict(row)
+        d["always_thread"] = bool(d["always_thread"])
+        return GuildSettings(**d)
+
+    async def put_guild_settings(self, s: GuildSettings) -> None:
+        """Store a server's settings."""
+        async with self.transaction():
+            await self._run(
+                "INSERT OR REPLACE INTO guild_settings (guild_id, default_clock, challenge_minutes, always_thread)"
+                " VALUES (?,?,?,?)",
+                (s.guild_id, s.default_clock, s.challenge_minutes, int(s.always_thread)),
+            )
+
+    async def wants_dm(self, user_id: int) -> bool:
+        """Whether a player asked for reminders by direct message."""
+        row = await self._one("SELECT dm FROM notify WHERE user_id = ?", (user_id,))
+        return bool(row and row[0])
+
+    async def set_dm(self, user_id: int, dm: bool) -> None:
+        """Remember how a player wants reminders."""
+        async with self.transaction():
+            await self._run("INSERT OR REPLACE INTO notify (user_id, dm) VALUES (?, ?)", (user_id, int(dm)))
 
     # -- ratings ---------------------------------------------------------------------
     async def get_rating(self, guild_id: int, game: str, user_id: int) -> RatingRow | None:

@@ -11,7 +11,7 @@ import discord
 
 from engine import Position
 
-from .service import GAME_TITLES, ActiveGame, PlayResult
+from .service import GAME_TITLES, ActiveGame, PlayResult, format_duration
 
 REASONS = {
     "connection": "connecting their sides",
@@ -67,8 +67,24 @@ def describe_action(position: Position, action: str) -> str:
     return f"played {action}"
 
 
-def next_step(game: ActiveGame, names: dict[int, str]) -> tuple[str, str]:
-    """(a line with mentions for the message content, a line for the description) about what happens next."""
+def clock_line(game: ActiveGame, now: float | None) -> str:
+    """``⏱ 2d 23h left to move`` (empty without a clock or once over)."""
+    if now is None or game.row.deadline is None or game.position.outcome is not None:
+        return ""
+    left = game.row.deadline - now
+    if left <= 0:
+        return "⏱ Time is up — the opponent may `/claim` the win (a move still counts until then)."
+    return f"⏱ {format_duration(left)} left to move ({game.row.clock} per move)"
+
+
+def next_step(game: ActiveGame, names: dict[int, str], now: float | None = None) -> tuple[str, str]:
+    """(a line with mentions for the message content, lines for the description) about what happens next."""
+    mention, step = _next_step(game, names)
+    clock = clock_line(game, now)
+    return mention, f"{step}\n{clock}" if clock else step
+
+
+def _next_step(game: ActiveGame, names: dict[int, str]) -> tuple[str, str]:
     pos = game.position
     if pos.outcome is not None:
         return "", result_line(game, names)
@@ -112,6 +128,11 @@ def turn_caption(result: PlayResult, names: dict[int, str]) -> str:
     game = result.game
     who = player(game, result.colour, names) if result.actions else f"**{clean(names.get(result.user_id, '?'))}**"
     if not result.actions:
+        reason = result.outcome.reason.value if result.outcome else ""
+        if reason == "timeout":
+            return f"{player(game, result.colour, names)} claims the win on time."
+        if reason == "abandoned":
+            return "No move for 30 days: the game is closed as abandoned (unrated)."
         return f"{who} resigned."
     if result.revealed:
         cards = game.position.revealed()  # type: ignore[attr-defined]

@@ -54,3 +54,65 @@ def challenge_view(challenge_id: int) -> discord.ui.View:
     for act in ("accept", "decline", "withdraw"):
         view.add_item(ChallengeButton(challenge_id, act))
     return view
+
+
+class TakebackButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"hexcord:takeback:(?P<id>\d+):(?P<act>accept|decline)",
+):
+    """Accept / Decline under a takeback request (for the opponent of the one who asked)."""
+
+    def __init__(self, takeback_id: int, act: str) -> None:
+        label, style = ("Accept takeback", discord.ButtonStyle.success) if act == "accept" else \
+            ("Decline", discord.ButtonStyle.danger)
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"hexcord:takeback:{takeback_id}:{act}"))
+        self.takeback_id = takeback_id
+        self.act = act
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> "TakebackButton":
+        """Rebuild the button from a click (also after a restart)."""
+        return cls(int(match["id"]), match["act"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click to the lifecycle cog."""
+        cog = interaction.client.get_cog("Lifecycle")
+        await cog.takeback_button(interaction, self.takeback_id, self.act == "accept")  # type: ignore[union-attr]
+
+
+class ClaimButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hexcord:claim:(?P<game>\d+)"):
+    """Claim win, posted when a player's time is up."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Claim win", style=discord.ButtonStyle.primary,
+                                           custom_id=f"hexcord:claim:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> "ClaimButton":
+        """Rebuild the button from a click (also after a restart)."""
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click to the lifecycle cog."""
+        cog = interaction.client.get_cog("Lifecycle")
+        await cog.claim_button(interaction, self.game_id)  # type: ignore[union-attr]
+
+
+def takeback_view(takeback_id: int) -> discord.ui.View:
+    """The buttons under a takeback request."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TakebackButton(takeback_id, "accept"))
+    view.add_item(TakebackButton(takeback_id, "decline"))
+    return view
+
+
+def claim_view(game_id: int) -> discord.ui.View:
+    """The Claim win button."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ClaimButton(game_id))
+    return view

@@ -26,13 +26,15 @@ log = logging.getLogger(__name__)
 
 GameName = Literal["inphexion", "hex", "blindhex"]
 Seat = Literal["first", "second", "random"]
+ClockName = Literal["5m", "1h", "1d", "3d", "7d", "none"]
 
 
 def describe_challenge(ch: ChallengeRow) -> str:
     """``inpHeXion 7×7 (pie), rated, challenger plays first``."""
     variants = f" ({', '.join(ch.variants)})" if ch.variants else ""
     seat = {"first": "challenger moves first", "second": "challenger moves second", "random": "seats drawn at random"}[ch.seat]
-    extras = ["rated" if ch.rated else "unrated", seat]
+    clock = "no clock" if ch.clock == "none" else f"{ch.clock} per move"
+    extras = ["rated" if ch.rated else "unrated", clock, seat]
     if ch.thread:
         extras.append("in a new thread")
     return f"{GAME_TITLES[ch.game]} {ch.size}×{ch.size}{variants} — {', '.join(extras)}"
@@ -61,7 +63,8 @@ class Challenges(commands.Cog):
         swap="Hex: White may swap after the first stone (default on)",
         seat="your seat: first, second or random (default)",
         rated="counts for the leaderboard (default yes)",
-        thread="play in a new thread",
+        thread="play in a new thread (default: this server's setting)",
+        clock="time per move: 5m, 1h, 1d, 3d (default), 7d or none",
     )
     async def challenge(
         self,
@@ -75,7 +78,8 @@ class Challenges(commands.Cog):
         swap: bool | None = None,
         seat: Seat = "random",
         rated: bool = True,
-        thread: bool = False,
+        thread: bool | None = None,
+        clock: ClockName | None = None,
     ) -> None:
         """Post a challenge with Accept / Decline / Withdraw buttons."""
         req = ChallengeRequest(
@@ -86,7 +90,7 @@ class Challenges(commands.Cog):
             opponent_id=opponent.id,
             opponent_is_bot=opponent.bot,
             game=game, size=size, pie=pie, neutral=neutral, free_reply=free_reply, swap=swap,
-            seat=seat, rated=rated, thread=thread,
+            seat=seat, rated=rated, thread=thread, clock=clock,
         )
         names = {interaction.user.id: interaction.user.display_name, opponent.id: opponent.display_name}
         try:
@@ -96,7 +100,7 @@ class Challenges(commands.Cog):
             return
         content = (
             f"<@{opponent.id}>, **{texts.clean(interaction.user.display_name)}** challenges you to "
-            f"{describe_challenge(ch)}.\nAccept or decline within 15 minutes (`/accept`, `/decline`)."
+            f"{describe_challenge(ch)}.\nAccept or decline by <t:{int(ch.expires_at)}:t> (`/accept`, `/decline`)."
         )
         resp = await interaction.response.send_message(
             content, view=challenge_view(ch.id), allowed_mentions=discord.AllowedMentions(users=[opponent], everyone=False, roles=False)
@@ -193,7 +197,7 @@ class Challenges(commands.Cog):
             winner = game.position.options.first
             cut = ", ".join(f"{texts.player(game, c, names)} cut {started.cut[c]}" for c in ("x", "o"))
             lines.append(f"The cut: {cut} — **{winner}** wins the cut.")
-        message = await game_message(game, names, f"Game #{game.row.id} begins!", *lines)
+        message = await game_message(game, names, f"Game #{game.row.id} begins!", *lines, now=self.bot.clock.now())
         channel = self.bot.get_channel(game.row.channel_id) or await self.bot.fetch_channel(game.row.channel_id)
         await channel.send(**message.kwargs())  # type: ignore[union-attr]
 
@@ -211,7 +215,7 @@ class Challenges(commands.Cog):
         """A challenge's 15 minutes are over."""
         ch = await self.service.expire_challenge(timer.ref_id)
         if ch is not None:
-            await self._close_message(ch, f"~~{describe_challenge(ch)}~~ — expired (nobody accepted within 15 minutes).")
+            await self._close_message(ch, f"~~{describe_challenge(ch)}~~ — expired (nobody accepted in time).")
 
 
 async def setup(bot: "HexBot") -> None:

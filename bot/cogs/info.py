@@ -160,6 +160,9 @@ class Info(commands.Cog):
         names = await self.service.names(g.row.guild_id, g.row.seats)
         headers = {c: names[g.user_of(c)] for c in g.position.colours}
         headers["game id"] = str(g.row.id)
+        for i, tb in enumerate(await self.service.store.takebacks_of(g.row.id), 1):
+            who = names.get(tb.requester_id, "?")
+            headers[f"takeback {i}"] = f"{who} took back {tb.undone}"
         headers["result"] = g.position.describe_outcome() if g.position.outcome else "in progress"
         record = engine.Record(g.position.options, public_actions(g.position), headers)
         data = record.to_text().encode("utf-8")

@@ -77,6 +77,10 @@ class Play(commands.Cog):
             )
             return
         await self.remember(interaction)
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread) and channel.archived and not channel.locked:
+            # A game thread archived while players were away comes back when someone moves.
+            await channel.edit(archived=False)
         if result.secret:
             await self._secret_choice(interaction, result)
             return
@@ -110,7 +114,8 @@ class Play(commands.Cog):
     async def _turn_message(self, result: PlayResult):
         game = result.game
         names = await self.service.names(game.row.guild_id, game.row.seats)
-        return await game_message(game, names, texts.turn_caption(result, names), texts.rating_line(result, names))
+        return await game_message(game, names, texts.turn_caption(result, names), texts.rating_line(result, names),
+                                  now=self.bot.clock.now())
 
     @move.autocomplete("action")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -135,7 +140,8 @@ class Play(commands.Cog):
         await interaction.response.defer(thinking=True)
         names = await self.service.names(game.row.guild_id, game.row.seats)
         moves = len(public_actions(game.position))
-        message = await game_message(game, names, f"Position after {moves} action{'s' if moves != 1 else ''}.")
+        message = await game_message(game, names, f"Position after {moves} action{'s' if moves != 1 else ''}.",
+                                     now=self.bot.clock.now())
         await interaction.followup.send(**message.kwargs())
 
     @app_commands.command(name="resign", description="Resign this channel's game (your opponent wins)")

@@ -1,0 +1,222 @@
+"""The life of a game beyond moves: clocks and reminders, ``/claim``, ``/takeback``,
+``/abort``, ``/notify``, ``/settings``, and abandoned games."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .. import texts
+from ..present import MENTION_USERS, NO_MENTIONS, game_message
+from ..service import CLOCKS, PlayResult, UserError, format_duration
+from ..store import TimerRow
+from ..views import claim_view, takeback_view
+
+if TYPE_CHECKING:
+    from ..app import HexBot
+
+log = logging.getLogger(__name__)
+
+ClockName = Literal["5m", "1h", "1d", "3d", "7d", "none"]
+
+
+class Lifecycle(commands.Cog):
+    """Clocks, claims, takebacks, aborts, notifications and server settings."""
+
+    def __init__(self, bot: "HexBot") -> None:
+        self.bot = bot
+        bot.timers.on("reminder", self.on_reminder)
+        bot.timers.on("deadline", self.on_deadline)
+        bot.timers.on("abandon", self.on_abandon)
+
+    @property
+    def service(self):
+        return self.bot.service
+
+    async def _post_result(self, interaction: discord.Interaction, result: PlayResult) -> None:
+        await interaction.response.defer(thinking=True)
+        names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
+        message = await game_message(result.game, names, texts.turn_caption(result, names),
+                                     texts.rating_line(result, names), now=self.bot.clock.now())
+        await interaction.followup.send(**message.kwargs())
+
+    # -- claim -------------------------------------------------------------------------
+    @app_commands.command(name="claim", description="Claim the win when your opponent's time is up")
+    @app_commands.guild_only()
+    async def claim(self, interaction: discord.Interaction) -> None:
+        """Win on time (reason ``timeout``, rated)."""
+        try:
+            result = await self.service.claim(interaction.channel_id or 0, interaction.user.id)
+        except UserError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
+            return
+        await self._post_result(interaction, result)
+
+    async def claim_button(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The Claim win button posted when time ran out."""
+        g = await self.service.game(game_id)
+        if g is None or g.row.status != "active":
+            await interaction.response.send_message("That game is already over.", ephemeral=True)
+            return
+        try:
+            result = await self.service.claim(g.row.channel_id, interaction.user.id)
+        except UserError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
+            return
+        await self._post_result(interaction, result)
+
+    # -- takeback ------------------------------------------------------------------------
+    @app_commands.command(name="takeback", description="Ask to undo your last turn (before your opponent moves)")
+    @app_commands.guild_only()
+    async def takeback(self, interaction: discord.Interaction) -> None:
+        """Post a takeback request with Accept / Decline for the opponent."""
+        try:
+            tb, g = await self.service.request_takeback(interaction.channel_id or 0, interaction.user.id)
+        except UserError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
+            return
+        opponent = next(u for u in g.row.seats if u != interaction.user.id)
+        await interaction.response.send_message(
+            f"<@{opponent}>, **{texts.clean(interaction.user.display_name)}** asks to take back their last turn.",
+            view=takeback_view(tb.id), allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent)]),
+        )
+
+    async def takeback_button(self, interaction: discord.Interaction, takeback_id: int, accept: bool) -> None:
+        """The opponent answers a takeback request."""
+        try:
+            tb, g = await self.service.answer_takeback(takeback_id, interaction.user.id, accept)
+        except UserError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
+            return
+        if not accept:
+            await interaction.response.edit_message(content="Takeback declined.", view=None)
+            return
+        await interaction.response.edit_message(content=f"Takeback accepted: undid `{tb.undone}`.", view=None)
+        names = await self.service.names(g.row.guild_id, g.row.seats)
+        message = await game_message(g, names, f"Takeback: `{tb.undone}` was undone.", now=self.bot.clock.now())
+        await interaction.followup.send(**message.kwargs())
+
+    # -- abort ---------------------------------------------------------------------------
+    @app_commands.command(name="abort", description="Call off a game that has barely started (no result)")
+    @app_commands.guild_only()
+    async def abort(self, interaction: discord.Interaction) -> None:
+        """Either player, while neither has made a second action."""
+        try:
+            g = await self.service.abort(interaction.channel_id or 0, interaction.user.id)
+        except UserError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
+            return
+        await interaction.response.send_message(
+            f"Game #{g.row.id} was aborted by **{texts.clean(interaction.user.display_name)}**: no result, "
+            "no rating change.", allowed_mentions=NO_MENTIONS,
+        )
+
+    # -- notify --------------------------------------------------------------------------
+    @app_commands.command(name="notify", description="How you are reminded to move: direct message or here")
+    @app_commands.describe(dm="true: remind me by direct message; false: mention me in the game's channel")
+    async def notify(self, interaction: discord.Interaction, dm: bool) -> None:
+        """Store the player's reminder preference."""
+        await self.service.set_dm(interaction.user.id, dm)
+        where = "by direct message (in the channel if your DMs are closed)" if dm else "with a mention in the game's channel"
+        await interaction.response.send_message(f"You'll be reminded {where}.", ephemeral=True)
+
+    # -- settings ------------------------------------------------------------------------
+    @app_commands.command(name="settings", description="This server's defaults for games (Manage Server)")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.describe(
+        clock="default time per move for new challenges",
+        challenge_minutes="how long a challenge stays open (minutes)",
+        threads="play every game in its own thread",
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        clock: ClockName | None = None,
+        challenge_minutes: app_commands.Range[int, 1, 1440] | None = None,
+        threads: bool | None = None,
+    ) -> None:
+        """Show or change the server's defaults."""
+        if not interaction.permissions.manage_guild:
+            await interaction.response.send_message("Only members with **Manage Server** can change settings.", ephemeral=True)
+            return
+        store = self.service.store
+        current = await store.guild_settings(interaction.guild_id or 0)
+        changed = replace(
+            current,
+            default_clock=clock or current.default_clock,
+            challenge_minutes=challenge_minutes or current.challenge_minutes,
+            always_thread=current.always_thread if threads is None else threads,
+        )
+        if changed != current:
+            await store.put_guild_settings(changed)
+        verb = "Settings updated" if changed != current else "Settings"
+        await interaction.response.send_message(
+            f"{verb}: clock **{changed.default_clock}** per move · challenges open for "
+            f"**{changed.challenge_minutes} min** · every game in a thread: **{'yes' if changed.always_thread else 'no'}**.",
+            ephemeral=True,
+        )
+
+    # -- timers ---------------------------------------------------------------------------
+    async def _channel(self, channel_id: int):
+        channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+        if isinstance(channel, discord.Thread) and channel.archived and not channel.locked:
+            await channel.edit(archived=False)
+        return channel
+
+    async def on_reminder(self, timer: TimerRow) -> None:
+        """A quarter of the time is left: remind the player(s) to move."""
+        g = await self.service.due_game(timer.ref_id, timer.payload)
+        if g is None:
+            return
+        left = format_duration((g.row.deadline or 0) - self.bot.clock.now())
+        for user_id in g.users_to_move():
+            text = f"⏰ <@{user_id}>, your move in game #{g.row.id} — {left} left."
+            if await self.service.store.wants_dm(user_id):
+                try:
+                    user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                    await user.send(f"{text} It is in <#{g.row.channel_id}>.")
+                    continue
+                except discord.HTTPException:
+                    log.info("game %d: DMs closed for %d; reminding in the channel", g.row.id, user_id)
+            channel = await self._channel(g.row.channel_id)
+            await channel.send(text, allowed_mentions=MENTION_USERS)
+
+    async def on_deadline(self, timer: TimerRow) -> None:
+        """Time is up: tell the channel and offer the opponent a Claim win button."""
+        g = await self.service.due_game(timer.ref_id, timer.payload)
+        if g is None:
+            return
+        late = " and ".join(f"<@{u}>" for u in g.users_to_move())
+        waiting = [u for u in g.row.seats if u not in g.users_to_move()]
+        if not waiting:
+            return  # both players are late (Blind Hex choices): nobody can claim
+        channel = await self._channel(g.row.channel_id)
+        await channel.send(
+            f"⌛ Time is up for {late} in game #{g.row.id}. <@{waiting[0]}> may claim the win "
+            "(until then a move still counts).",
+            view=claim_view(g.row.id), allowed_mentions=MENTION_USERS,
+        )
+
+    async def on_abandon(self, timer: TimerRow) -> None:
+        """No move for 30 days in a game without a clock: close it, unrated."""
+        result = await self.service.abandon_if_idle(timer.ref_id)
+        if result is None:
+            return
+        names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
+        message = await game_message(result.game, names, texts.turn_caption(result, names), now=self.bot.clock.now())
+        channel = await self._channel(result.game.row.channel_id)
+        await channel.send(**message.kwargs())
+
+
+async def setup(bot: "HexBot") -> None:
+    """Load the cog."""
+    await bot.add_cog(Lifecycle(bot))
+
+
+__all__ = ["Lifecycle", "CLOCKS"]

@@ -1,0 +1,259 @@
+"""Game lifecycle end to end with injected time: clocks, reminders, claims, restarts,
+takebacks, aborts, threads, settings and abandoned games. No test sleeps."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from tests.fake_discord import CommandUnavailable
+from tests.bot.harness import mentions, png_of
+
+DAY = 86400.0
+
+
+async def new_game(h, **options):
+    w = h.world
+    options.setdefault("size", 5)
+    options.setdefault("seat", "first")
+    return await h.start_game(w.alice, w.bob, options.pop("game", "hex"), **options)
+
+
+def after(h, message_id: int):
+    """A predicate for public messages newer than ``message_id``."""
+    return lambda m: m.id > message_id and not m.ephemeral and m.channel is h.channel
+
+
+async def test_the_caption_shows_the_time_left_on_the_default_3_day_clock(harness):
+    async with harness.running():
+        board = await new_game(harness)
+    assert "3d left to move" in board.embeds[0]["description"]
+
+
+async def test_the_player_is_reminded_when_a_quarter_of_their_time_is_left(harness, clock):
+    w = harness.world
+    async with harness.running():
+        board = await new_game(harness, clock="1d")
+        clock.advance(0.75 * DAY + 1)
+        reminder = await harness.fake.wait_for(lambda m: m.id > board.id and "your move" in m.content)
+    assert mentions(reminder.content) == [w.alice.id]
+    assert "left" in reminder.content
+
+
+async def test_a_player_who_asked_for_dms_is_reminded_by_direct_message(harness, clock):
+    w = harness.world
+    async with harness.running():
+        await harness.slash(w.alice, "notify", dm=True)
+        await new_game(harness, clock="1h")
+        clock.advance(0.75 * 3600 + 1)
+        dm = await harness.fake.wait_for(lambda m: m.channel.type == 1 and "your move" in m.content)
+    assert dm in harness.fake.dms(w.alice)
+
+
+async def test_a_dm_reminder_falls_back_to_the_channel_when_dms_are_closed(harness, clock):
+    w = harness.world
+    shy = harness.fake.add_member(w.guild, "shy", dms_open=False)
+    async with harness.running():
+        await harness.slash(shy, "notify", dm=True)
+        board = await harness.start_game(shy, w.bob, "hex", size=5, seat="first", clock="1h")
+        clock.advance(0.75 * 3600 + 1)
+        reminder = await harness.fake.wait_for(after(harness, board.id))
+    assert "your move" in reminder.content and mentions(reminder.content) == [shy.id]
+
+
+async def test_when_time_is_up_the_waiting_player_gets_a_claim_button_and_wins_on_time(harness, clock):
+    w = harness.world
+    async with harness.running():
+        board = await new_game(harness, clock="1h")
+        await harness.move(w.alice, "c3")
+        clock.advance(3600 + 1)
+        expiry = await harness.fake.wait_for(lambda m: m.id > board.id and "Time is up" in m.content)
+        button = expiry.components[0]["components"][0]["custom_id"]
+        late = await harness.fake.click(w.bob, expiry, button)
+        claimed = await harness.fake.click(w.alice, expiry, button)
+    assert mentions(expiry.content) == [w.bob.id, w.alice.id]
+    assert late.ephemeral  # the late player can't claim
+    assert "claims the win on time" in claimed.embed["description"]
+
+
+async def test_the_waiting_player_claims_the_win_on_time(harness, clock):
+    w = harness.world
+    async with harness.running():
+        await new_game(harness, clock="1h")
+        await harness.move(w.alice, "c3")
+        clock.advance(3600 + 1)
+        r = await harness.slash(w.alice, "claim")
+        history = await harness.slash(w.carol, "history")
+    assert "claims the win on time" in r.embed["description"]
+    assert "timeout" in history.embed["description"]
+
+
+async def test_claiming_before_time_is_up_says_how_much_is_left(harness, clock):
+    w = harness.world
+    async with harness.running():
+        await new_game(harness, clock="1h")
+        await harness.move(w.alice, "c3")
+        clock.advance(600)
+        r = await harness.slash(w.alice, "claim")
+    assert r.ephemeral and "50m" in r.content
+
+
+async def test_the_late_player_may_still_move_until_the_claim(harness, clock):
+    w = harness.world
+    async with harness.running():
+        await new_game(harness, clock="1h")
+        await harness.move(w.alice, "c3")
+        clock.advance(3600 + 1)
+        late = await harness.move(w.bob, "b2")
+        claim = await harness.slash(w.alice, "claim")
+    assert not late.ephemeral and png_of(late)
+    assert claim.ephemeral  # it is Alice's turn now, with a fresh hour
+
+
+async def test_a_deadline_set_before_a_restart_expires_after_it(harness, clock):
+    w = harness.world
+    async with harness.running():
+        board = await new_game(harness, clock="1h")
+    clock.advance(3600 + 1)
+    async with harness.running():  # new client, same database: the timer row is still there
+        expiry = await harness.fake.wait_for(lambda m: m.id > board.id and "Time is up" in m.content)
+        r = await harness.fake.click(w.bob, expiry, expiry.components[0]["components"][0]["custom_id"])
+    assert "claims the win on time" in r.embed["description"]
+
+
+async def test_an_accepted_takeback_undoes_the_turn_and_the_record_keeps_it(harness):
+    w = harness.world
+    async with harness.running():
+        await new_game(harness)
+        await harness.move(w.alice, "c3")
+        ask = await harness.slash(w.alice, "takeback")
+        wrong = await harness.fake.click(w.carol, ask, ask.custom_ids[0])
+        await harness.fake.click(w.bob, ask, ask.custom_ids[0])
+        again = await harness.move(w.alice, "d2")
+        record = await harness.slash(w.carol, "record", game=1)
+    assert w.bob.id in mentions(ask.content)
+    assert wrong.ephemeral
+    assert "accepted" in ask.message.content
+    assert not again.ephemeral
+    text = next(iter(record.attachments.values())).decode()
+    assert engine.Record.from_text(text).actions == ["d2"]
+    assert "# takeback 1: alice took back c3" in text
+
+
+async def test_a_declined_takeback_changes_nothing(harness):
+    w = harness.world
+    async with harness.running():
+        await new_game(harness)
+        await harness.move(w.alice, "c3")
+        ask = await harness.slash(w.alice, "takeback")
+        await harness.fake.click(w.bob, ask, ask.custom_ids[1])
+        g = await harness.bot.service.game_in(harness.channel.id)
+    assert "declined" in ask.message.content
+    assert g.position.actions == ["c3"]
+
+
+async def test_a_takeback_is_stale_once_the_opponent_has_moved(harness):
+    w = harness.world
+    async with harness.running():
+        await new_game(harness)
+        await harness.move(w.alice, "c3")
+        ask = await harness.slash(w.alice, "takeback")
+        await harness.move(w.bob, "b2")
+        late = await harness.fake.click(w.bob, ask, ask.custom_ids[0])
+    assert late.ephemeral and "Too late" in late.content
+
+
+async def test_only_your_own_last_turn_can_be_taken_back(harness):
+    w = harness.world
+    async with harness.running():
+        await new_game(harness)
+        await harness.move(w.alice, "c3")
+        r = await harness.slash(w.bob, "takeback")
+    assert r.ephemeral and "your own last turn" in r.content
+
+
+async def test_blind_hex_has_no_takebacks(harness):
+    w = harness.world
+    async with harness.running():
+        await harness.start_game(w.alice, w.bob, "blindhex", seat="first")
+        r = await harness.slash(w.alice, "takeback")
+    assert r.ephemeral and "Blind Hex" in r.content
+
+
+async def test_abort_ends_a_barely_started_game_without_a_result(harness, fake_discord):
+    w = harness.world
+    async with harness.running():
+        await new_game(harness)
+        await harness.move(w.alice, "c3")
+        r = await harness.slash(w.bob, "abort")
+        board = await harness.slash(w.alice, "leaderboard", game="hex")
+    assert not r.ephemeral and "aborted" in r.content
+    assert board.ephemeral  # nobody is rated
+
+
+async def test_abort_is_refused_after_a_second_action(harness):
+    w = harness.world
+    async with harness.running():
+        await new_game(harness, swap=False)
+        for a, b in (("c3", "b2"), ("c2", None)):
+            await harness.move(w.alice, a)
+            if b:
+                await harness.move(w.bob, b)
+        r = await harness.slash(w.bob, "abort")
+    assert r.ephemeral and "Too late" in r.content
+
+
+async def test_an_archived_game_thread_is_unarchived_when_someone_moves(harness):
+    w = harness.world
+    async with harness.running():
+        await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first", thread=True)
+        thread = harness.fake.threads(harness.channel)[0]
+        thread.archived = True  # Discord archives idle threads and tells the bot
+        await harness.fake.dispatch("THREAD_UPDATE", thread.payload())
+        await harness.fake.settle()
+        r = await harness.move(w.alice, "c3", channel=thread)
+    assert not thread.archived
+    assert not r.ephemeral and png_of(r)
+
+
+async def test_discord_hides_settings_from_members_without_manage_server(harness):
+    w = harness.world
+    async with harness.running():
+        with pytest.raises(CommandUnavailable, match="0x20"):
+            await harness.slash(w.alice, "settings", clock="1h")
+        definition = harness.fake.synced_commands()["settings"]
+    assert int(definition.payload["default_member_permissions"]) == 0x20  # Manage Server
+
+
+async def test_settings_refuse_a_member_without_manage_server_even_if_the_server_shows_the_command(harness):
+    w = harness.world
+    async with harness.running():
+        harness.fake.synced_commands()["settings"].payload["default_member_permissions"] = None  # a server override
+        r = await harness.slash(w.alice, "settings", clock="1h")
+    assert r.ephemeral and "Manage Server" in r.content
+
+
+async def test_server_settings_set_the_default_clock_and_threads(harness):
+    w = harness.world
+    async with harness.running():
+        r = await harness.slash(w.admin, "settings", clock="1h", threads=True, challenge_minutes=5)
+        challenge = await harness.challenge(w.alice, w.bob, "hex", size=5)
+    assert r.ephemeral and "1h" in r.content
+    assert "1h per move" in challenge.content and "in a new thread" in challenge.content
+
+
+async def test_a_game_without_a_clock_is_closed_as_abandoned_after_30_days(harness, clock):
+    w = harness.world
+    async with harness.running():
+        board = await new_game(harness, clock="none")
+        await harness.move(w.alice, "c3")
+        clock.advance(29 * DAY)
+        await harness.move(w.bob, "b2")  # a move restarts the 30 days
+        clock.advance(29 * DAY)
+        alive = await harness.bot.service.game_in(harness.channel.id)
+        clock.advance(2 * DAY)
+        closed = await harness.fake.wait_for(lambda m: m.id > board.id and "abandoned" in str(m.embeds))
+        ratings = await harness.slash(w.alice, "leaderboard", game="hex")
+    assert alive is not None
+    assert png_of(closed)
+    assert ratings.ephemeral  # unrated
