@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import discord
 
 from . import images, texts
-from .service import ActiveGame
+from .service import ActiveGame, GameService, PlayResult
 
 EMBED_COLOUR = discord.Colour.from_rgb(214, 160, 82)
 #: only the people a message names may be pinged — never @everyone or roles
@@ -39,3 +39,16 @@ async def game_message(game: ActiveGame, names: dict[int, str], *lines: str, now
     players = " · ".join(texts.player(game, c, names) for c in game.position.colours)
     embed.set_footer(text=discord.utils.remove_markdown(players) + " · /move to play · /board to see it again")
     return GameMessage(mention, embed, file)
+
+
+async def result_message(service: GameService, result: PlayResult, now: float) -> GameMessage:
+    """The board after an accepted action, resignation or claim, saying who did what and what is next."""
+    names = await service.names(result.game.row.guild_id, result.game.row.seats)
+    return await game_message(result.game, names, texts.turn_caption(result, names), texts.rating_line(result, names),
+                              now=now)
+
+
+async def reply_with_result(interaction: discord.Interaction, service: GameService, result: PlayResult, now: float) -> None:
+    """Answer an interaction publicly with the new board (deferred first: drawing takes a moment)."""
+    await interaction.response.defer(thinking=True)
+    await interaction.followup.send(**(await result_message(service, result, now)).kwargs())

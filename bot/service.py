@@ -10,6 +10,7 @@ two interactions for the same game can never both apply.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -17,7 +18,7 @@ import secrets
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable
+from typing import AsyncIterator, Awaitable, Callable
 
 import engine
 from engine import ActionError, OptionsError, Outcome, Position, Reason
@@ -416,6 +417,20 @@ class GameService:
             raise UserError("There is no game in progress in this channel. Start one with `/challenge`.")
         return row
 
+    @contextlib.asynccontextmanager
+    async def _players_game(self, channel_id: int, user_id: int, refusal: str) -> AsyncIterator[tuple[GameRow, Position, str]]:
+        """Hold this channel's game lock; yield (row, position, the user's colour) or refuse non-players."""
+        row = await self._require_game(channel_id)
+        async with self._game_lock(row.id):
+            row = await self.store.get_game(row.id)
+            if row is None or row.status != "active":
+                raise UserError("That game has just ended. See `/history`.")
+            pos = await self._position(row)
+            colour = ActiveGame(row, pos).colour_of(user_id)
+            if colour is None:
+                raise UserError(refusal)
+            yield row, pos, colour
+
     async def legal_for(self, channel_id: int, user_id: int) -> list[str]:
         """The legal actions of a user in this channel's game, as they would type them."""
         row = await self.store.active_game_in(channel_id)
@@ -433,16 +448,9 @@ class GameService:
 
     async def play(self, channel_id: int, user_id: int, text: str) -> PlayResult:
         """Apply one line of notation for a user; raises UserError or the engine's ActionError."""
-        row = await self._require_game(channel_id)
-        async with self._game_lock(row.id):
-            row = await self.store.get_game(row.id)
-            if row is None or row.status != "active":
-                raise UserError("That game has just ended. See `/history`.")
-            pos = await self._position(row)
+        refusal = "You are not playing in this game; start your own with `/challenge`."
+        async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
             g = ActiveGame(row, pos)
-            colour = g.colour_of(user_id)
-            if colour is None:
-                raise UserError("You are not playing in this game; start your own with `/challenge`.")
             if colour not in pos.to_move:
                 if pos.game == "blindhex" and pos.phase == "choose":
                     raise UserError("You have already chosen your cards; waiting for your opponent to choose.")
@@ -459,15 +467,8 @@ class GameService:
 
     async def resign(self, channel_id: int, user_id: int) -> PlayResult:
         """End this channel's game: the other player wins by resignation."""
-        row = await self._require_game(channel_id)
-        async with self._game_lock(row.id):
-            row = await self.store.get_game(row.id)
-            if row is None or row.status != "active":
-                raise UserError("That game has just ended. See `/history`.")
-            pos = await self._position(row)
-            colour = ActiveGame(row, pos).colour_of(user_id)
-            if colour is None:
-                raise UserError("You are not playing in this game, so you can't resign it.")
+        refusal = "You are not playing in this game, so you can't resign it."
+        async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
             trial = pos.copy()
             trial.finish(Outcome(trial.other(colour), Reason.RESIGNATION))
             result = PlayResult(ActiveGame(row, trial.copy()), pos.copy(), user_id, colour, [])
@@ -585,16 +586,8 @@ class GameService:
 
     async def claim(self, channel_id: int, user_id: int) -> PlayResult:
         """Win on time: the opponent's deadline has passed and they have not moved."""
-        row = await self._require_game(channel_id)
-        async with self._game_lock(row.id):
-            row = await self.store.get_game(row.id)
-            if row is None or row.status != "active":
-                raise UserError("That game has just ended. See `/history`.")
-            pos = await self._position(row)
-            g = ActiveGame(row, pos)
-            colour = g.colour_of(user_id)
-            if colour is None:
-                raise UserError("You are not playing in this game, so you can't claim it.")
+        refusal = "You are not playing in this game, so you can't claim it."
+        async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
             if row.deadline is None:
                 raise UserError("This game has no clock, so there is nothing to claim.")
             if colour in pos.to_move:

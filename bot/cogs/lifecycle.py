@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .. import texts
-from ..present import MENTION_USERS, NO_MENTIONS, game_message
+from ..present import MENTION_USERS, NO_MENTIONS, game_message, reply_with_result
 from ..service import CLOCKS, PlayResult, UserError, format_duration
 from ..store import TimerRow
 from ..views import claim_view, takeback_view
@@ -39,11 +39,7 @@ class Lifecycle(commands.Cog):
         return self.bot.service
 
     async def _post_result(self, interaction: discord.Interaction, result: PlayResult) -> None:
-        await interaction.response.defer(thinking=True)
-        names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
-        message = await game_message(result.game, names, texts.turn_caption(result, names),
-                                     texts.rating_line(result, names), now=self.bot.clock.now())
-        await interaction.followup.send(**message.kwargs())
+        await reply_with_result(interaction, self.service, result, self.bot.clock.now())
 
     # -- claim -------------------------------------------------------------------------
     @app_commands.command(name="claim", description="Claim the win when your opponent's time is up")

@@ -12,7 +12,7 @@ from discord.ext import commands
 from engine import ActionError, NotationError
 
 from .. import texts
-from ..present import MENTION_USERS, NO_MENTIONS, game_message
+from ..present import MENTION_USERS, NO_MENTIONS, game_message, reply_with_result
 from ..service import ActiveGame, PlayResult, UserError, public_actions
 
 if TYPE_CHECKING:
@@ -84,8 +84,7 @@ class Play(commands.Cog):
         if result.secret:
             await self._secret_choice(interaction, result)
             return
-        await interaction.response.defer(thinking=True)
-        await interaction.followup.send(**(await self._turn_message(result)).kwargs())
+        await reply_with_result(interaction, self.service, result, self.bot.clock.now())
 
     async def _refusal(self, channel_id: int, user_id: int, exc: ActionError) -> str:
         message = str(exc).rstrip(".")
@@ -110,12 +109,6 @@ class Play(commands.Cog):
             f"{texts.player(result.game, result.colour, names)} has chosen. Waiting for {other}.",
             allowed_mentions=MENTION_USERS,
         )
-
-    async def _turn_message(self, result: PlayResult):
-        game = result.game
-        names = await self.service.names(game.row.guild_id, game.row.seats)
-        return await game_message(game, names, texts.turn_caption(result, names), texts.rating_line(result, names),
-                                  now=self.bot.clock.now())
 
     @move.autocomplete("action")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -153,8 +146,7 @@ class Play(commands.Cog):
         except UserError as exc:
             await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
-        await interaction.response.defer(thinking=True)
-        await interaction.followup.send(**(await self._turn_message(result)).kwargs())
+        await reply_with_result(interaction, self.service, result, self.bot.clock.now())
 
     async def remember(self, interaction: discord.Interaction) -> None:
         """Keep the caller's current display name for pictures and leaderboards."""
