@@ -57,9 +57,9 @@ class Harness:
         self.bot: HexBot | None = None
 
     @contextlib.asynccontextmanager
-    async def running(self) -> AsyncIterator[HexBot]:
+    async def running(self, dev_guild_id: int | None = None) -> AsyncIterator[HexBot]:
         """Run a fresh bot process-equivalent (new client, same database) for the block."""
-        settings = Settings(token=self.fake.token, database_path=str(self.db))
+        settings = Settings(token=self.fake.token, database_path=str(self.db), dev_guild_id=dev_guild_id)
         async with run_client(HexBot(settings, clock=self.clock), self.fake) as bot:
             self.bot = bot
             try:

@@ -237,3 +237,12 @@ async def test_commands_are_synced_only_when_they_change(harness):
     async with harness.running():
         pass
     assert harness.fake.sync_count() == 1
+
+
+async def test_a_dev_guild_gets_the_commands_synced_to_it(harness):
+    guild = harness.world.guild
+    async with harness.running(dev_guild_id=guild.id):
+        r = await harness.slash(harness.world.alice, "rules", game="hex")
+    assert harness.fake.sync_count(guild) == 1 and harness.fake.sync_count(None) == 0
+    assert "move" in harness.fake.synced_commands(guild)
+    assert not r.ephemeral
