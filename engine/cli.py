@@ -2,7 +2,10 @@
 
 A stable contract (issue #2): exit 0 with the position, or exit 2 with
 ``{"error": message, "move": index}`` for an action that is not legal or not
-notation (``move`` is null when the options themselves are wrong).
+notation (``move`` is null when the options themselves are wrong). With
+``--ai LEVEL`` (and optionally ``--seed N``, ``--iterations N``, ``--player P``)
+the object also holds ``"ai"``: the AI's action line for the position, unless
+the game is over.
 """
 
 from __future__ import annotations
@@ -50,10 +53,20 @@ def replay(options, actions):
     return pos, None
 
 
+def add_ai_arguments(p: argparse.ArgumentParser) -> None:
+    """``--ai LEVEL`` and its knobs (engine CLI only; the render CLI has no AI)."""
+    p.add_argument("--ai", metavar="LEVEL", default=None, help="also print the AI's action line (easy, medium, hard)")
+    p.add_argument("--seed", type=int, default=None, help="with --ai: random seed (deterministic with --iterations)")
+    p.add_argument("--iterations", type=int, default=None, help="with --ai: search this many iterations, not the level's time")
+    p.add_argument("--player", default=None, help="with --ai: the colour to choose for (Blind Hex, both choosing)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the exit status."""
+    parser = build_parser()
+    add_ai_arguments(parser)
     # Intermixed: options may come between or after the actions (`hex c3 --size 5 d4`).
-    args = build_parser().parse_intermixed_args(argv)
+    args = parser.parse_intermixed_args(argv)
     try:
         options, actions = load(args)
     except (OptionsError, OSError) as exc:
@@ -64,7 +77,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         index, exc = failure
         print(json.dumps({"error": str(exc), "move": index}))
         return 2
-    print(json.dumps(pos.to_json()))
+    out = pos.to_json()
+    if args.ai is not None and pos.outcome is None:
+        from .ai import choose
+
+        try:
+            out["ai"] = choose(pos, args.ai, seed=args.seed, iterations=args.iterations, player=args.player)
+        except ValueError as exc:
+            print(json.dumps({"error": str(exc), "move": None}))
+            return 2
+    print(json.dumps(out))
     return 0
 
 

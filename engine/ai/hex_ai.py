@@ -1,0 +1,372 @@
+"""Hex for the search: bitboard state, bridge-aware playouts, decisive moves, priors.
+
+Playouts use the fact that makes Hex playouts cheap: stones never move and a full
+board has exactly one winner, so a random game's winner is the winner of a random
+*fill* of the empty cells (the side to move gets the odd cell). The fill is made
+bridge-aware without playing move by move: before filling, every intact bridge
+(two stones of one colour with both common neighbours empty) and every edge
+template of row 2 gets one carrier cell for its owner and the other for the
+opponent, which is what a playout policy that always answers an intrusion into a
+bridge would give. Then the rest is filled at random and one flood fill decides.
+
+Moves are cell indices, plus :data:`SWAP` for the pie rule.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from ..geometry import HexGrid, bits, grid
+from ..hex import Hex
+from .mcts import Expansion, Params, Search
+
+#: the pie-rule move
+SWAP = 1 << 10
+#: AMAF key of moves without one (a bit never set in a playout mask)
+NO_KEY = 1023
+
+
+class HexTables:
+    """Per-size shift tables for bridges and edge templates (bitboard form).
+
+    A pattern is ``(valid, partner, c1, c2)``: for a stone on ``p`` (a bit of
+    ``valid``), its partner stone sits on ``p + partner`` and the two carrier cells on
+    ``p + c1`` and ``p + c2``. For edge templates ``partner`` is None (the edge is
+    the partner) and the pattern belongs to one colour.
+    """
+
+    def __init__(self, n: int) -> None:
+        g = grid(n)
+        self.g = g
+        cells = range(n * n)
+
+        def mask(pred) -> int:
+            return sum(1 << i for i in cells if pred(i % n, i // n))
+
+        # The three bridge directions (the other three are the same bridges seen from the partner).
+        self.bridges = (
+            (mask(lambda c, r: c <= n - 2 and r <= n - 2), n + 1, 1, n),
+            (mask(lambda c, r: c <= n - 3 and r >= 1), 2 - n, 1, 1 - n),
+            (mask(lambda c, r: c <= n - 2 and r >= 2), 1 - 2 * n, 1 - n, -n),
+        )
+        # Edge templates of row 2, per colour: black (top, bottom), white (left, right).
+        self.edges = {
+            True: (
+                (mask(lambda c, r: r == 1 and c <= n - 2), -n, 1 - n),
+                (mask(lambda c, r: r == n - 2 and c >= 1), n - 1, n),
+            ),
+            False: (
+                (mask(lambda c, r: c == 1 and r <= n - 2), -1, n - 1),
+                (mask(lambda c, r: c == n - 2 and r >= 1), 1, 1 - n),
+            ),
+        }
+        # For each cell x: (d, pq) pairs where x and its neighbour d are the two carriers
+        # of a bridge between the stones of ``pq`` (the common neighbours of x and d).
+        saves: list[tuple[tuple[int, int], ...]] = []
+        for x in cells:
+            out = []
+            for d in g.neighbours[x]:
+                common = g.nmask[x] & g.nmask[d]
+                if common.bit_count() == 2:
+                    out.append((d, common))
+            saves.append(tuple(out))
+        self.saves = tuple(saves)
+        # Cells on the first and last rows and columns (rarely good early).
+        self.rim = g.top | g.bottom | g.left | g.right
+
+
+@lru_cache(maxsize=None)
+def tables(n: int) -> HexTables:
+    """The shared tables of an n×n board."""
+    return HexTables(n)
+
+
+def _shift(x: int, k: int) -> int:
+    """Bit p of the result is bit p+k of x."""
+    return x >> k if k >= 0 else x << -k
+
+
+def winning_cells(g: HexGrid, stones: int, vertical: bool, empty: int) -> int:
+    """The empty cells where one more stone connects ``stones``' two sides (a bitboard)."""
+    a, b = (g.top, g.bottom) if vertical else (g.left, g.right)
+    if not stones & a and not (stones & b):
+        # Nothing touches either side: one stone can join them only on a tiny board.
+        if g.n > 2:
+            return 0
+    from_a = g.component(stones, stones & a)
+    from_b = g.component(stones, stones & b)
+    return empty & (g.expand(from_a) | a) & (g.expand(from_b) | b)
+
+
+class HexState:
+    """A Hex position for the search: colours' bitboards, who moves, and the seat map.
+
+    Seat 0 is the person who started as Black. ``swapped`` (swap variant) means the
+    seats have exchanged colours, so seat = colour index ^ swapped.
+    """
+
+    __slots__ = ("t", "black", "white", "black_to_move", "swapped", "swap_rule", "swap_open", "last", "player", "winner")
+
+    def __init__(self, t: HexTables) -> None:
+        self.t = t
+        self.black = 0
+        self.white = 0
+        self.black_to_move = True
+        self.swapped = 0
+        self.swap_rule: str | None = None
+        self.swap_open = False
+        self.last = -1
+        self.player = 0
+        self.winner: int | None = None
+
+    @classmethod
+    def from_position(cls, pos: Hex) -> "HexState":
+        """The search state of an engine position."""
+        s = cls(tables(pos.size))
+        s.black = pos._stones("black")
+        s.white = pos._stones("white")
+        s.black_to_move = pos.to_move == ["black"]
+        s.swapped = int(pos.swapped)
+        variants = pos.options.variants
+        s.swap_rule = variants[0] if variants else None
+        s.swap_open = pos._swap_allowed()
+        last = pos.last_turn()
+        s.last = last.placed[0] if last is not None and last.placed and not last.swapped else -1
+        if pos.outcome is not None:
+            s.winner = pos.seat_of_colour(pos.outcome.winner)
+        s.player = (0 if s.black_to_move else 1) ^ s.swapped
+        return s
+
+    def copy(self) -> "HexState":
+        """An independent copy."""
+        s = object.__new__(HexState)
+        s.t = self.t
+        s.black = self.black
+        s.white = self.white
+        s.black_to_move = self.black_to_move
+        s.swapped = self.swapped
+        s.swap_rule = self.swap_rule
+        s.swap_open = self.swap_open
+        s.last = self.last
+        s.player = self.player
+        s.winner = self.winner
+        return s
+
+    def move_text(self, move: int) -> str:
+        """The move in notation."""
+        return "swap" if move == SWAP else self.t.g.name(move)
+
+    # -- moves ---------------------------------------------------------------------
+    def play(self, move: int) -> None:
+        """Place a stone for the side to move (or swap) and settle the winner."""
+        g = self.t.g
+        self.swap_open = False
+        if move == SWAP:
+            if self.swap_rule == "swap-pieces":
+                col, row = g.coords(self.black.bit_length() - 1)
+                self.white = 1 << g.index(row, col)
+                self.black = 0
+                self.black_to_move = True
+            else:
+                self.swapped ^= 1
+            self.last = -1
+        else:
+            bit = 1 << move
+            if self.black_to_move:
+                self.black |= bit
+                if g.connects_through(self.black, move, True):
+                    self.winner = self.swapped
+            else:
+                self.white |= bit
+                if g.connects_through(self.white, move, False):
+                    self.winner = 1 ^ self.swapped
+            self.black_to_move = not self.black_to_move
+            self.swap_open = self.swap_rule is not None and self.black.bit_count() + self.white.bit_count() == 1
+            self.last = move
+        self.player = (0 if self.black_to_move else 1) ^ self.swapped
+
+    def expand(self) -> Expansion:
+        """Moves with priors; decisive wins and forced blocks are found here."""
+        if self.winner is not None:
+            return Expansion([], [], [], [], self.winner)
+        t = self.t
+        g = t.g
+        black, white = self.black, self.white
+        empty = g.full & ~(black | white)
+        vertical = self.black_to_move
+        mine, theirs = (black, white) if vertical else (white, black)
+        win = winning_cells(g, mine, vertical, empty)
+        if win:
+            cell = (win & -win).bit_length() - 1
+            return Expansion([cell], [cell], [1.0], [1.0], self.player)
+        threat = winning_cells(g, theirs, not vertical, empty)
+        if threat:
+            if threat & (threat - 1):
+                # Two ways to win for the opponent: one stone cannot stop both. Blocking
+                # one is still the move to play if this is the root.
+                cells = bits(threat)
+                return Expansion(cells, cells, [1.0] * len(cells), [0.0] * len(cells), 1 - self.player)
+            cell = threat.bit_length() - 1
+            return Expansion([cell], [cell], [1.0], [0.5])
+        moves = bits(empty)
+        prior_n, prior_w = self._priors(moves, mine, theirs, empty, vertical)
+        keys = list(moves)
+        if self.swap_open:
+            moves.append(SWAP)
+            keys.append(NO_KEY)
+            prior_n.append(10.0)
+            prior_w.append(5.0)
+        return Expansion(moves, keys, prior_n, prior_w)
+
+    def _priors(self, moves: list[int], mine: int, theirs: int, empty: int, vertical: bool) -> tuple[list[float], list[float]]:
+        """Virtual AMAF playouts per move from local shape.
+
+        Favoured: answering an intrusion into one of the mover's bridges (by far),
+        cells next to stones, cells that make a bridge with the mover's stones. Cells
+        on the rim far from everything start a little lower.
+        """
+        t = self.t
+        g = t.g
+        near = g.expand(mine | theirs) & empty
+        bridge = 0
+        for valid, partner, c1, c2 in t.bridges:
+            # Cells p that are a bridge away from a mover's stone, with both carriers empty.
+            carriers = _shift(empty, c1) & _shift(empty, c2)
+            bridge |= valid & _shift(mine, partner) & carriers
+            bridge |= _shift(valid & mine & carriers, -partner)
+        bridge &= empty
+        save = 0
+        if self.last >= 0:
+            for d, pq in t.saves[self.last]:
+                if mine & pq == pq and empty >> d & 1:
+                    save |= 1 << d
+        rim = t.rim & ~near
+        prior_n = []
+        prior_w = []
+        for c in moves:
+            v = 0.5
+            if near >> c & 1:
+                v += 0.1
+            if bridge >> c & 1:
+                v += 0.1
+            if rim >> c & 1:
+                v -= 0.1
+            if save >> c & 1:
+                prior_n.append(60.0)
+                prior_w.append(60.0 * 0.95)
+                continue
+            prior_n.append(20.0)
+            prior_w.append(20.0 * v)
+        return prior_n, prior_w
+
+    # -- playouts --------------------------------------------------------------------
+    def playout(self, rng: random.Random) -> tuple[int, int, int]:
+        """A bridge-aware random fill; returns (winning seat, seat 0's cells, seat 1's cells)."""
+        if self.winner is not None:
+            return self.winner, 0, 0
+        t = self.t
+        g = t.g
+        black, white = self.black, self.white
+        empty = g.full & ~(black | white)
+        total = empty.bit_count()
+        # Swap is never taken in playouts (it is a tree decision only).
+        getrandbits = rng.getrandbits
+        given_b = given_w = 0
+        taken = 0
+        for colour_black in (True, False):
+            stones = black if colour_black else white
+            for valid, partner, c1, c2 in t.bridges:
+                p = valid & stones & _shift(stones, partner) & _shift(empty, c1) & _shift(empty, c2)
+                while p:
+                    low = p & -p
+                    p ^= low
+                    x = low.bit_length() - 1
+                    a, b = 1 << (x + c1), 1 << (x + c2)
+                    if (a | b) & taken:
+                        continue
+                    taken |= a | b
+                    if getrandbits(1):
+                        a, b = b, a
+                    if colour_black:
+                        given_b |= a
+                        given_w |= b
+                    else:
+                        given_w |= a
+                        given_b |= b
+            for valid, c1, c2 in t.edges[colour_black]:
+                p = valid & stones & _shift(empty, c1) & _shift(empty, c2)
+                while p:
+                    low = p & -p
+                    p ^= low
+                    x = low.bit_length() - 1
+                    a, b = 1 << (x + c1), 1 << (x + c2)
+                    if (a | b) & taken:
+                        continue
+                    taken |= a | b
+                    if getrandbits(1):
+                        a, b = b, a
+                    if colour_black:
+                        given_b |= a
+                        given_w |= b
+                    else:
+                        given_w |= a
+                        given_b |= b
+        rest = empty & ~taken
+        free = rest.bit_count()
+        # The side to move gets the odd cell of the whole fill.
+        want_b = (total + 1) // 2 if self.black_to_move else total // 2
+        k = want_b - given_b.bit_count()
+        if k <= 0:
+            fill = 0
+        elif k >= free:
+            fill = rest
+        else:
+            fill = _random_subset(rest, free, k, rng)
+        black_final = black | given_b | fill
+        white_final = white | given_w | (rest & ~fill)
+        black_wins = g.connects(black_final, True)
+        winner = self.swapped if black_wins else 1 ^ self.swapped
+        if self.swapped:
+            return winner, white_final, black_final
+        return winner, black_final, white_final
+
+
+def _random_subset(cells: int, size: int, k: int, rng: random.Random) -> int:
+    """A uniformly random subset of exactly ``k`` of the ``size`` bits of ``cells``.
+
+    Rejection on random bit masks is fast when k is near size/2 (the usual case);
+    otherwise fall back to sampling indices.
+    """
+    getrandbits = rng.getrandbits
+    n = cells.bit_length()
+    if 3 * k >= size and 3 * k <= 2 * size:
+        for _ in range(12):
+            f = getrandbits(n) & cells
+            if f.bit_count() == k:
+                return f
+    chosen = rng.sample(bits(cells), k)
+    out = 0
+    for c in chosen:
+        out |= 1 << c
+    return out
+
+
+#: search parameters tuned for Hex
+PARAMS = Params(rave_k=0.002, explore=0.2)
+
+
+def choose(pos: Hex, temperature: float, rng: random.Random, iterations: int | None, deadline: float | None) -> str:
+    """The search's move for the side to move: a cell or ``swap``.
+
+    Without a pie rule the first move is the centre (the strongest opening, which
+    random playouts undervalue: they favour cells near the obtuse corners).
+    """
+    state = HexState.from_position(pos)
+    if not pos.actions and not state.swap_rule and temperature == 0:
+        n = pos.size
+        return pos.grid.name((n // 2) * n + n // 2)
+    search = Search(state, rng, PARAMS)
+    search.run(iterations, deadline)
+    move = search.sample_move(rng, temperature) if temperature > 0 else search.best_move()
+    return state.move_text(move)

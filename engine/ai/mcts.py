@@ -1,0 +1,306 @@
+"""Monte Carlo tree search with RAVE, prior knowledge and a win/loss solver.
+
+The search is game-agnostic: it drives a *search state* (see :class:`SearchState`),
+a small mutable object with integer moves that each game's adapter provides
+(:mod:`engine.ai.hex_ai`, :mod:`engine.ai.inphexion_ai`, :mod:`engine.ai.blindhex_ai`).
+Players are *seats* 0 and 1 (the people), not colours, so a pie-rule swap is just
+a move after which the other seat is to move.
+
+What makes it stronger than plain UCT in connection games:
+
+- **RAVE / AMAF** (all moves as first): a playout tells the value of every cell the
+  player ended up owning, not only of the first move. Each child keeps AMAF counts
+  next to its own counts and the selection blends them (Gelly & Silver 2007):
+  ``β = rn / (rn + n + K·rn·n)``, score ``(1-β)·w/n + β·rw/rn``. The states give
+  the AMAF information as two bitmasks (the keys each seat "owned" in the playout)
+  and a key per move, so the update is a bit test per child.
+- **Prior knowledge**: adapters seed each child's AMAF counts with virtual
+  playouts (``prior_n`` visits at ``prior_w`` wins), from cheap patterns such as
+  answering an intrusion into a bridge.
+- **Decisive and anti-decisive moves** (Teytaud & Teytaud 2010) and a **solver**:
+  an adapter may report, when a node is created, that the mover wins at once (the
+  node is proven) or must stop an immediate win (only those moves are searched).
+  Proven results propagate up: a child that is a proven loss is dropped, a
+  proven win ends the node's search.
+
+The tree is built one node per iteration; children's statistics live in their
+parent's arrays so that selection is a single loop over plain lists.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+
+class SearchState(Protocol):
+    """What :func:`search` needs from a game adapter (mutable; ``copy`` is cheap)."""
+
+    #: the seat (0 or 1) to move; meaningless once ``winner`` is set
+    player: int
+    #: the winning seat once the game is over, else None
+    winner: int | None
+
+    def copy(self) -> "SearchState":
+        """An independent copy."""
+
+    def expand(self) -> "Expansion":
+        """The moves to search from here, their AMAF keys and priors (see :class:`Expansion`)."""
+
+    def play(self, move: int) -> None:
+        """Apply one of the moves ``expand`` listed."""
+
+    def playout(self, rng: random.Random) -> tuple[int, int, int]:
+        """Play to the end (leaving the state changed or not) and return
+        ``(winning seat, AMAF mask of seat 0, AMAF mask of seat 1)``."""
+
+
+@dataclass(slots=True)
+class Expansion:
+    """A node's moves as an adapter sees them.
+
+    ``keys[i]`` is move i's AMAF bit (a bit index into the playout masks; use a bit
+    that is never set, such as 1023, for moves without AMAF). ``prior_n``/``prior_w``
+    are virtual AMAF visits and wins. ``proven`` is the winning seat when the node's
+    value is already known (the game is over, the mover wins at once, or the
+    opponent has two winning replies); ``moves`` then holds the move to play if the
+    node is the root (the winning move, or a try at blocking), or is empty when the
+    game is over.
+    """
+
+    moves: list[int]
+    keys: list[int]
+    prior_n: list[float]
+    prior_w: list[float]
+    proven: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """Search knobs. ``rave_k`` is the RAVE equivalence parameter K (smaller K trusts
+    AMAF longer); ``explore`` the UCB exploration constant (small with RAVE);
+    ``leaf_playouts`` playouts per new node (amortises Python tree overhead);
+    ``expand_at``: a child gets its own node (and its expansion checks) once it has
+    been visited that many times; before, its visits are plain playouts."""
+
+    rave_k: float = 0.002
+    explore: float = 0.0
+    leaf_playouts: int = 1
+    expand_at: int = 1
+
+
+class Node:
+    """A tree node: the mover's seat and, per child, move, AMAF key, stats and node."""
+
+    __slots__ = ("player", "moves", "keys", "children", "n", "w", "rn", "rw", "visits", "proven", "dropped")
+
+    def __init__(self, player: int, exp: Expansion) -> None:
+        self.player = player
+        self.moves = exp.moves
+        self.keys = exp.keys
+        self.children: list[Node | None] = [None] * len(exp.moves)
+        self.n = [0] * len(exp.moves)
+        self.w = [0.0] * len(exp.moves)
+        # Kept positive: selection divides by rn + n (see _select).
+        self.rn = [p if p > 0 else 1e-6 for p in exp.prior_n]
+        self.rw = list(exp.prior_w)
+        self.visits = 0
+        self.proven = exp.proven
+        # (visits, move) of children dropped as proven losses: the fallback when every
+        # move loses (the root must still answer something, preferably a stubborn one).
+        self.dropped: list[tuple[int, int]] = []
+
+    def best_index(self) -> int:
+        """The most visited child (wins break ties); a proven win comes first."""
+        for i, child in enumerate(self.children):
+            if child is not None and child.proven == self.player:
+                return i
+        best, bi = (-1, -1.0), 0
+        for i in range(len(self.moves)):
+            key = (self.n[i], self.w[i])
+            if key > best:
+                best, bi = key, i
+        return bi
+
+    def child_for(self, move: int) -> "Node | None":
+        """The child reached by ``move`` (None if never visited or dropped)."""
+        try:
+            return self.children[self.moves.index(move)]
+        except ValueError:
+            return None
+
+
+#: 1/sqrt(n + 1) for visit counts n, grown on demand (a list lookup beats sqrt in the loop)
+_INV_SQRT: list[float] = [1.0 / math.sqrt(i + 1) for i in range(4096)]
+
+
+def _select(node: Node, k: float, explore: float) -> int:
+    """The child with the best RAVE-blended score plus UCB exploration.
+
+    The blend ``(1-β)·w/n + β·rw/rn`` with ``β = rn/(rn + n + K·rn·n)`` simplifies to
+    ``(w·(1 + K·rn) + rw) / (rn + n·(1 + K·rn))``: no division by a zero ``n``.
+    Adapters' priors keep ``rn`` positive, so the denominator never vanishes.
+    """
+    n, w, rn, rw = node.n, node.w, node.rn, node.rw
+    best, bi = -1.0, 0
+    if explore:
+        inv = _INV_SQRT
+        if node.visits >= len(inv):
+            inv.extend(1.0 / math.sqrt(i + 1) for i in range(len(inv), 2 * node.visits + 1))
+        c = explore * math.sqrt(math.log(node.visits + 1))
+        for i, ni, wi, ri, rwi in zip(range(len(n)), n, w, rn, rw):
+            f = 1.0 + k * ri
+            s = (wi * f + rwi) / (ri + ni * f) + c * inv[ni]
+            if s > best:
+                best, bi = s, i
+        return bi
+    for i, ni, wi, ri, rwi in zip(range(len(n)), n, w, rn, rw):
+        f = 1.0 + k * ri
+        s = (wi * f + rwi) / (ri + ni * f)
+        if s > best:
+            best, bi = s, i
+    return bi
+
+
+class Search:
+    """One search tree over a root state; call :meth:`run` (repeatedly if you like)."""
+
+    def __init__(self, root: SearchState, rng: random.Random, params: Params = Params()) -> None:
+        self.root_state = root
+        self.rng = rng
+        self.params = params
+        self.root = Node(root.player, root.expand())
+        self.iterations = 0
+
+    def run(self, iterations: int | None = None, deadline: float | None = None, check_every: int = 16) -> int:
+        """Search until ``iterations`` more iterations or ``time.perf_counter() >= deadline``.
+
+        With neither, one iteration. Stops early once the root is proven. Returns the
+        number of iterations run. Deterministic for a given rng when bounded by
+        iterations only.
+        """
+        done = 0
+        limit = iterations if iterations is not None else (1 << 62 if deadline is not None else 1)
+        while done < limit and self.root.proven is None and self.root.moves:
+            self._iterate()
+            done += 1
+            if deadline is not None and done % check_every == 0 and time.perf_counter() >= deadline:
+                break
+        self.iterations += done
+        return done
+
+    def _iterate(self) -> None:
+        """One descent: select, create one node, evaluate it (playouts or proof), back up."""
+        k, explore = self.params.rave_k, self.params.explore
+        expand_at = self.params.expand_at
+        state = self.root_state.copy()
+        node = self.root
+        path: list[tuple[Node, int]] = []
+        while True:
+            if node.proven is not None:
+                proven = node.proven
+                break
+            if not node.moves:
+                # A leaf the adapter does not expand (e.g. the end of a Blind Hex round,
+                # where hidden choices follow): evaluate it by a playout every time.
+                self._backup(path, *state.playout(self.rng))
+                return
+            i = _select(node, k, explore)
+            path.append((node, i))
+            state.play(node.moves[i])
+            child = node.children[i]
+            if child is None and node.n[i] < expand_at and state.winner is None:
+                # Not worth a node yet: most children are tried once and never again.
+                self._backup(path, *state.playout(self.rng))
+                return
+            if child is None:
+                child = Node(state.player, state.expand())
+                node.children[i] = child
+                if child.proven is not None:
+                    proven = child.proven
+                    break
+                playouts = self.params.leaf_playouts
+                for j in range(playouts):
+                    s = state.copy() if j + 1 < playouts else state
+                    self._backup(path, *s.playout(self.rng))
+                self._solve(path)
+                return
+            node = child
+        # A known result: count it as a playout without AMAF information.
+        self._backup(path, proven, 0, 0)
+        self._solve(path)
+
+    @staticmethod
+    def _backup(path: list[tuple[Node, int]], winner: int, m0: int, m1: int) -> None:
+        """Count one result along the path: visits, wins and AMAF for every sibling."""
+        for node, i in path:
+            r = 1.0 if winner == node.player else 0.0
+            node.visits += 1
+            node.n[i] += 1
+            node.w[i] += r
+            mask = m1 if node.player else m0
+            if mask:
+                rn, rw = node.rn, node.rw
+                keys = node.keys
+                for j in range(len(keys)):
+                    if mask >> keys[j] & 1:
+                        rn[j] += 1.0
+                        rw[j] += r
+
+    @staticmethod
+    def _solve(path: list[tuple[Node, int]]) -> None:
+        """Propagate proven results from the bottom of the path upward."""
+        for node, i in reversed(path):
+            if node.proven is not None:
+                continue
+            child = node.children[i]
+            if child is None or child.proven is None:
+                return
+            if child.proven == node.player:
+                node.proven = node.player
+                continue
+            # A proven loss: drop the child so selection never spends time on it.
+            node.dropped.append((node.n[i], node.moves[i]))
+            for arr in (node.moves, node.keys, node.children, node.n, node.w, node.rn, node.rw):
+                arr.pop(i)
+            if node.moves:
+                return
+            node.proven = 1 - node.player
+
+    # -- answers ------------------------------------------------------------------
+    def best_move(self) -> int:
+        """The move to play: a proven win, else the most visited child, else (all lose)
+        the losing move that was searched longest before it was proven lost."""
+        root = self.root
+        if root.moves:
+            return root.moves[root.best_index()]
+        if root.dropped:
+            return max(root.dropped)[1]
+        raise ValueError("no move to choose from")
+
+    def sample_move(self, rng: random.Random, temperature: float) -> int:
+        """A move drawn with probability ∝ visits^(1/temperature) (for weaker levels)."""
+        root = self.root
+        if not root.moves or root.proven == root.player:
+            return self.best_move()
+        weights = [(n + 1) ** (1.0 / temperature) for n in root.n]
+        return rng.choices(root.moves, weights)[0]
+
+    def stats(self) -> list[tuple[int, int, float]]:
+        """(move, visits, win rate) of the root's children, most visited first."""
+        root = self.root
+        out = [(m, n, w / n if n else 0.0) for m, n, w in zip(root.moves, root.n, root.w)]
+        return sorted(out, key=lambda t: -t[1])
+
+
+def iterations_or_deadline(budget: float | None, iterations: int | None) -> tuple[int | None, float | None]:
+    """The (iterations, perf_counter deadline) pair for :meth:`Search.run`."""
+    if iterations is not None:
+        return iterations, None
+    return None, time.perf_counter() + (budget if budget is not None else 1.0)
+
+
+__all__: Sequence[str] = ("Expansion", "Node", "Params", "Search", "SearchState", "iterations_or_deadline")
