@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from .ai import BotAI
 from .clock import Clock, SystemClock
 from .config import Settings
 from .present import MENTION_USERS
@@ -21,14 +22,15 @@ from .views import ChallengeButton, ClaimButton, TakebackButton
 
 log = logging.getLogger(__name__)
 
-COGS = ("bot.cogs.challenges", "bot.cogs.play", "bot.cogs.info", "bot.cogs.lifecycle")
+COGS = ("bot.cogs.challenges", "bot.cogs.play", "bot.cogs.info", "bot.cogs.lifecycle", "bot.cogs.opponent")
 SORRY = "Sorry — something went wrong on my side. Nothing you did caused it; `/board` shows the current game."
 
 
 class HexBot(commands.Bot):
     """The hex-games bot. ``clock`` and extra client options are injectable for tests."""
 
-    def __init__(self, settings: Settings, *, clock: Clock | None = None, **client_options: Any) -> None:
+    def __init__(self, settings: Settings, *, clock: Clock | None = None, ai: BotAI | None = None,
+                 **client_options: Any) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -38,6 +40,7 @@ class HexBot(commands.Bot):
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
+        self.ai = ai or BotAI()
         self.store: Store
         self.service: GameService
         self.timers: Timers
@@ -84,6 +87,7 @@ class HexBot(commands.Bot):
         """Stop timers and close the database, then disconnect."""
         if hasattr(self, "timers"):
             await self.timers.stop()
+        self.ai.close()
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()

@@ -17,14 +17,14 @@ import random
 import secrets
 import sqlite3
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import AsyncIterator, Awaitable, Callable
 
 import engine
 from engine import ActionError, OptionsError, Outcome, Position, Reason
 
 from .ratings import Rating, rate_game
-from .store import ChallengeRow, GameRow, RatingRow, Store, TakebackRow
+from .store import ChallengeRow, GameRow, GuildSettings, RatingRow, Store, TakebackRow
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,9 @@ class ChallengeRequest:
     thread: bool | None = None
     #: time per move; None: the server's default
     clock: str | None = None
+    #: the opponent is this bot: a game against its AI at ``level``
+    opponent_is_me: bool = False
+    level: str = "medium"
 
 
 @dataclass(slots=True)
@@ -225,8 +228,8 @@ class GameService:
         """Check and record a challenge; UserError says what does not fit."""
         if req.opponent_id == req.challenger_id:
             raise UserError("You can't challenge yourself — pick another member of this server.")
-        if req.opponent_is_bot:
-            raise UserError("Bots can't play yet — challenge a person.")
+        if req.opponent_is_bot and not req.opponent_is_me:
+            raise UserError("Bots can't play here — challenge a person, or challenge me to play against the computer.")
         options = challenge_options(req)
         if req.seat not in ("first", "second", "random"):
             raise UserError("`seat` is first, second or random.")
@@ -255,7 +258,7 @@ class GameService:
         if self._schedule:
             await self._schedule(row.expires_at, "challenge-expiry", row.id)
         log.info("challenge %d: %d challenges %d to %s %d×%d %s", row.id, req.challenger_id, req.opponent_id,
-                 options.game, options.size, " ".join(options.variants) or "-")
+                 options.game, options.size, options.size, " ".join(options.variants) or "-")
         return row
 
     async def challenge(self, challenge_id: int) -> ChallengeRow | None:
@@ -311,38 +314,92 @@ class GameService:
                 if open_thread is None:
                     raise UserError("This challenge needs a thread, which can't be made here.")
                 channel_id, parent_id = await open_thread(ch)
-            seed = self._seed()
-            rng = random.Random(seed)
-            challenger_seat = {"first": 0, "second": 1}.get(ch.seat, rng.randrange(2))
-            seats = [0, 0]
-            seats[challenger_seat], seats[1 - challenger_seat] = ch.challenger_id, ch.opponent_id
-            first, cut = None, None
-            if ch.game == "blindhex":
-                first, cut = draw_cut(seed)
-            options = engine.make_options(ch.game, ch.size, ch.variants, first)
             now = self.clock()
-            per_move = CLOCKS.get(ch.clock)
             async with self.store.transaction():
-                game = await self.store.insert_game(
+                game, cut = await self._new_game(
                     guild_id=ch.guild_id, channel_id=channel_id, parent_id=parent_id, game=ch.game, size=ch.size,
-                    variants=options.variants, first=first, seed=seed, seat0_id=seats[0], seat1_id=seats[1],
-                    rated=ch.rated, challenge_id=ch.id, now=now, clock=ch.clock,
-                    deadline=None if per_move is None else now + per_move,
+                    variants=ch.variants, challenger_id=ch.challenger_id, opponent_id=ch.opponent_id, seat=ch.seat,
+                    rated=ch.rated, clock=ch.clock, challenge_id=ch.id, now=now,
                 )
                 if not await self.store.close_challenge(ch.id, "accepted", game.id):
                     raise UserError("That challenge has just ended.")
                 await self.store.delete_timers("challenge-expiry", ch.id)
-                await self._arm_timers(game, now)
             if names:
                 await self.store.remember_names(ch.guild_id, names, now)
             await self._wake()
-            position = options.new_position()
-            self._positions[game.id] = position
             log.info("game %d: started from challenge %d, %s %d×%d, seats %d / %d, channel %d",
-                     game.id, ch.id, ch.game, ch.size, seats[0], seats[1], channel_id)
+                     game.id, ch.id, ch.game, ch.size, ch.size, game.seat0_id, game.seat1_id, channel_id)
             accepted = await self.store.get_challenge(ch.id)
             assert accepted is not None
-            return StartedGame(accepted, ActiveGame(game, position.copy()), cut)
+            return StartedGame(accepted, ActiveGame(game, (await self._position(game)).copy()), cut)
+
+    async def _new_game(
+        self, *, guild_id: int, channel_id: int, parent_id: int | None, game: str, size: int,
+        variants: tuple[str, ...], challenger_id: int, opponent_id: int, seat: str, rated: bool, clock: str,
+        now: float, challenge_id: int | None = None, ai_level: str | None = None,
+    ) -> tuple[GameRow, dict[str, str] | None]:
+        """Draw seats (and the Blind Hex cut), insert the game and arm its timers (inside a transaction)."""
+        seed = self._seed()
+        rng = random.Random(seed)
+        challenger_seat = {"first": 0, "second": 1}.get(seat, rng.randrange(2))
+        seats = [0, 0]
+        seats[challenger_seat], seats[1 - challenger_seat] = challenger_id, opponent_id
+        first, cut = None, None
+        if game == "blindhex":
+            first, cut = draw_cut(seed)
+        options = engine.make_options(game, size, variants, first)
+        per_move = CLOCKS.get(clock)
+        row = await self.store.insert_game(
+            guild_id=guild_id, channel_id=channel_id, parent_id=parent_id, game=game, size=size,
+            variants=options.variants, first=first, seed=seed, seat0_id=seats[0], seat1_id=seats[1], rated=rated,
+            challenge_id=challenge_id, now=now, clock=clock, deadline=None if per_move is None else now + per_move,
+            ai_level=ai_level,
+        )
+        await self._arm_timers(row, now)
+        self._positions[row.id] = options.new_position()
+        return row, cut
+
+    async def start_ai_game(
+        self,
+        req: ChallengeRequest,
+        bot_id: int,
+        open_thread: Callable[[str], Awaitable[tuple[int, int]]] | None = None,
+        names: dict[int, str] | None = None,
+    ) -> StartedGame | tuple[ActiveGame, dict[str, str] | None]:
+        """Start a game against the bot's AI at once (no Accept step); unrated, kept off the leaderboard."""
+        if req.level not in ("easy", "medium", "hard"):
+            raise UserError("`level` is easy, medium or hard.")
+        options = challenge_options(req)
+        if req.seat not in ("first", "second", "random"):
+            raise UserError("`seat` is first, second or random.")
+        settings = await self.store.guild_settings(req.guild_id)
+        thread = settings.always_thread and not req.channel_is_thread if req.thread is None else req.thread
+        if thread and req.channel_is_thread:
+            raise UserError("This is already a thread; start again with `thread:false` to play right here.")
+        if not thread and await self.store.active_game_in(req.channel_id):
+            raise UserError("A game is already in progress in this channel. Add `thread:true` to play in a new thread.")
+        clock = req.clock or "none"
+        if clock not in CLOCKS:
+            raise UserError(f"`clock` is one of {', '.join(CLOCKS)} (time per move).")
+        channel_id, parent_id = req.channel_id, None
+        if thread:
+            if open_thread is None:
+                raise UserError("A thread can't be made here.")
+            who = (names or {}).get(req.challenger_id, "you")
+            channel_id, parent_id = await open_thread(f"{GAME_TITLES[options.game]}: {who} vs the computer"[:100])
+        now = self.clock()
+        async with self.store.transaction():
+            row, cut = await self._new_game(
+                guild_id=req.guild_id, channel_id=channel_id, parent_id=parent_id, game=options.game,
+                size=options.size, variants=options.variants, challenger_id=req.challenger_id, opponent_id=bot_id,
+                seat=req.seat, rated=False, clock=clock, now=now, ai_level=req.level,
+            )
+        if names:
+            await self.store.remember_names(req.guild_id, names, now)
+        await self._wake()
+        log.info("game %d: %d plays the %s AI, %s %d×%d, channel %d", row.id, req.challenger_id, req.level,
+                 options.game, options.size, options.size, channel_id)
+        return ActiveGame(row, (await self._position(row)).copy()), cut
 
     async def decline(self, challenge_id: int, user_id: int) -> ChallengeRow:
         """The challenged player turns the challenge down."""
@@ -446,10 +503,16 @@ class GameService:
             actions = [a.split(":", 1)[1] for a in actions]
         return actions
 
-    async def play(self, channel_id: int, user_id: int, text: str) -> PlayResult:
-        """Apply one line of notation for a user; raises UserError or the engine's ActionError."""
+    async def play(self, channel_id: int, user_id: int, text: str, *, seen: int | None = None) -> PlayResult:
+        """Apply one line of notation for a user; raises UserError or the engine's ActionError.
+
+        ``seen``: the number of public actions the line was chosen for (the computer's
+        moves); if the game has changed since, nothing is applied.
+        """
         refusal = "You are not playing in this game; start your own with `/challenge`."
         async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
+            if seen is not None and len(public_actions(pos)) != seen:
+                raise UserError("The game changed while that move was being chosen.")
             g = ActiveGame(row, pos)
             if colour not in pos.to_move:
                 if pos.game == "blindhex" and pos.phase == "choose":
@@ -506,7 +569,9 @@ class GameService:
         if fresh is not None:
             result.game.row = fresh
         await self._wake()
-        log.info("game %d: %s by %d (%s)%s", row.id, " | ".join(applied) or "-", user_id, result.colour,
+        # A Blind Hex choice stays secret in the logs too until both are revealed.
+        shown = "a secret choice" if result.secret else " | ".join(applied) or "-"
+        log.info("game %d: %s by %d (%s)%s", row.id, shown, user_id, result.colour,
                  f" → {trial.describe_outcome()}" if trial.outcome else "")
 
     async def _finish(self, row: GameRow, pos: Position, now: float) -> dict[int, tuple[float, float]]:
@@ -637,12 +702,45 @@ class GameService:
             if user_id not in row.seats:
                 raise UserError("You are not playing in this game.")
             rows = [r for r in await self.store.action_rows(row.id) if not r[3]]
+            if row.ai_level is not None:
+                return await self._computer_takeback(row, user_id, rows)
             if not rows or rows[-1][2] != user_id:
                 raise UserError("You can only take back your own last turn, before your opponent has moved.")
             async with self.store.transaction():
                 tb = await self.store.insert_takeback(row.id, user_id, rows[-1][0], self.clock())
             log.info("game %d: takeback %d asked by %d", row.id, tb.id, user_id)
             return tb, ActiveGame(row, pos.copy())
+
+    async def _computer_takeback(self, row: GameRow, user_id: int,
+                                 rows: list[tuple[int, str, int, bool]]) -> tuple[TakebackRow, ActiveGame]:
+        """Against the computer a takeback is granted at once: it undoes the player's last
+        turn and the computer's reply to it, if it had replied (inside the game's lock)."""
+        turn = list(rows)
+        while turn and turn[-1][2] != user_id:
+            turn.pop()  # the computer's reply
+        if not turn:
+            raise UserError("You have no turn to take back yet.")
+        first = len(turn)
+        while first > 0 and turn[first - 1][2] == user_id:
+            first -= 1
+        undone = rows[first:]
+        now = self.clock()
+        async with self.store.transaction():
+            tb = await self.store.insert_takeback(row.id, user_id, rows[-1][0], now)
+            await self.store.mark_taken_back(row.id, [r[0] for r in undone])
+            await self.store.close_takeback(tb.id, "accepted", " | ".join(r[1] for r in undone))
+            per_move = CLOCKS.get(row.clock)
+            await self.store.set_deadline(row.id, None if per_move is None else now + per_move)
+            fresh = await self.store.get_game(row.id)
+            assert fresh is not None
+            await self._arm_timers(fresh, now)
+        self._positions.pop(row.id, None)
+        await self._wake()
+        log.info("game %d: takeback %d against the computer, undid %s", row.id, tb.id, [r[1] for r in undone])
+        closed = await self.store.get_takeback(tb.id)
+        g = await self.game(row.id)
+        assert closed is not None and g is not None
+        return closed, g
 
     async def answer_takeback(self, takeback_id: int, user_id: int, accept: bool) -> tuple[TakebackRow, ActiveGame]:
         """The opponent accepts (the turn is undone) or declines a takeback request."""
@@ -693,6 +791,29 @@ class GameService:
             return tb, g
 
     # -- settings ------------------------------------------------------------------------
+    async def update_guild_settings(
+        self, guild_id: int, *, clock: str | None = None, challenge_minutes: int | None = None,
+        always_thread: bool | None = None,
+    ) -> tuple[GuildSettings, bool]:
+        """Change what is given of a server's defaults; return the settings and whether they changed.
+
+        Values are checked here, not only by Discord's choices: a modified client can send any text.
+        """
+        if clock is not None and clock not in CLOCKS:
+            raise UserError(f"`clock` is one of {', '.join(CLOCKS)} (time per move); nothing was changed.")
+        if challenge_minutes is not None and not 1 <= challenge_minutes <= 1440:
+            raise UserError("`challenge_minutes` is from 1 to 1440; nothing was changed.")
+        current = await self.store.guild_settings(guild_id)
+        changed = replace(
+            current,
+            default_clock=current.default_clock if clock is None else clock,
+            challenge_minutes=current.challenge_minutes if challenge_minutes is None else challenge_minutes,
+            always_thread=current.always_thread if always_thread is None else always_thread,
+        )
+        if changed != current:
+            await self.store.put_guild_settings(changed)
+        return changed, changed != current
+
     async def set_dm(self, user_id: int, dm: bool) -> None:
         """How a player wants to be reminded: direct message or a mention in the channel."""
         await self.store.set_dm(user_id, dm)

@@ -77,6 +77,7 @@ class GameRow:
     finished_at: float | None
     clock: str = "none"
     deadline: float | None = None
+    ai_level: str | None = None
 
     @property
     def seats(self) -> tuple[int, int]:
@@ -308,14 +309,15 @@ class Store:
         self, *, guild_id: int, channel_id: int, parent_id: int | None, game: str, size: int,
         variants: tuple[str, ...], first: str | None, seed: int, seat0_id: int, seat1_id: int, rated: bool,
         challenge_id: int | None, now: float, clock: str = "none", deadline: float | None = None,
+        ai_level: str | None = None,
     ) -> GameRow:
         """Record a new game in progress (inside a transaction)."""
         cur = await self._run(
             "INSERT INTO games (guild_id, channel_id, parent_id, game, size, variants, first, seed, seat0_id,"
-            " seat1_id, rated, challenge_id, created_at, updated_at, clock, deadline)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " seat1_id, rated, challenge_id, created_at, updated_at, clock, deadline, ai_level)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (guild_id, channel_id, parent_id, game, size, " ".join(variants), first, seed, seat0_id, seat1_id,
-             int(rated), challenge_id, now, now, clock, deadline),
+             int(rated), challenge_id, now, now, clock, deadline, ai_level),
         )
         row = await self.get_game(cur.lastrowid)
         assert row is not None

@@ -7,6 +7,7 @@ into messages. Refusals are short ephemeral replies.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -14,8 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from .. import texts
-from ..present import NO_MENTIONS, game_message
-from ..service import GAME_TITLES, ChallengeRequest, ChallengeRow, StartedGame, UserError
+from ..present import NO_MENTIONS, GameMessage, game_message
+from ..service import GAME_TITLES, ActiveGame, ChallengeRequest, ChallengeRow, StartedGame, UserError
 from ..store import TimerRow
 from ..views import challenge_view
 
@@ -27,6 +28,7 @@ log = logging.getLogger(__name__)
 GameName = Literal["inphexion", "hex", "blindhex"]
 Seat = Literal["first", "second", "random"]
 ClockName = Literal["5m", "1h", "1d", "3d", "7d", "none"]
+Level = Literal["easy", "medium", "hard"]
 
 
 def describe_challenge(ch: ChallengeRow) -> str:
@@ -65,6 +67,7 @@ class Challenges(commands.Cog):
         rated="counts for the leaderboard (default yes)",
         thread="play in a new thread (default: this server's setting)",
         clock="time per move: 5m, 1h, 1d, 3d (default), 7d or none",
+        level="against me (the bot): easy, medium (default) or hard",
     )
     async def challenge(
         self,
@@ -80,8 +83,9 @@ class Challenges(commands.Cog):
         rated: bool = True,
         thread: bool | None = None,
         clock: ClockName | None = None,
+        level: Level | None = None,
     ) -> None:
-        """Post a challenge with Accept / Decline / Withdraw buttons."""
+        """Post a challenge with Accept / Decline / Withdraw buttons (or start a game against the AI)."""
         req = ChallengeRequest(
             guild_id=interaction.guild_id or 0,
             channel_id=interaction.channel_id or 0,
@@ -93,6 +97,13 @@ class Challenges(commands.Cog):
             seat=seat, rated=rated, thread=thread, clock=clock,
         )
         names = {interaction.user.id: interaction.user.display_name, opponent.id: opponent.display_name}
+        if self.bot.user is not None and opponent.id == self.bot.user.id:
+            await self._play_the_computer(interaction, replace(req, opponent_is_me=True, level=level or "medium"), names)
+            return
+        if level is not None:
+            await interaction.response.send_message(
+                "`level` is for games against me (the bot); leave it out when challenging a person.", ephemeral=True)
+            return
         try:
             ch = await self.service.create_challenge(req, names)
         except UserError as exc:
@@ -107,6 +118,44 @@ class Challenges(commands.Cog):
         )
         if resp.message_id:
             await self.service.set_challenge_message(ch.id, resp.message_id)
+
+    async def _play_the_computer(self, interaction: discord.Interaction, req: ChallengeRequest,
+                                 names: dict[int, str]) -> None:
+        """``/challenge opponent:@bot``: the game starts at once; the AI moves when it is its turn."""
+        async def open_thread(title: str) -> tuple[int, int]:
+            return await self._open_thread(interaction, title)
+
+        try:
+            game, cut = await self.service.start_ai_game(req, self.bot.user.id, open_thread, names)  # type: ignore[union-attr,misc]
+        except UserError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True)
+            return
+        await interaction.response.defer(thinking=True)
+        names = await self.service.names(game.row.guild_id, game.row.seats)
+        lines = [f"Game #{game.row.id} against the computer ({req.level}) begins!",
+                 " · ".join(texts.player(game, c, names) for c in game.position.colours)]
+        if cut:
+            winner = game.position.options.first
+            lines.append(f"The cut: {', '.join(f'{c} cut {cut[c]}' for c in ('x', 'o'))} — **{winner}** wins the cut.")
+        message = await game_message(game, names, *lines, now=self.bot.clock.now())
+        if game.row.channel_id == interaction.channel_id:
+            await interaction.followup.send(**message.kwargs())
+        else:
+            await interaction.followup.send(f"Game #{game.row.id} is in <#{game.row.channel_id}>.")
+            await self._post_first_board(game, message)
+        self.bot.dispatch("game_changed", game.row.id)
+
+    async def _open_thread(self, interaction: discord.Interaction, title: str) -> tuple[int, int]:
+        """Create a public thread for a game in the interaction's channel: (thread id, channel id)."""
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise UserError("Threads can only be made in a text channel.")
+        try:
+            thread = await channel.create_thread(name=title, type=discord.ChannelType.public_thread,
+                                                 auto_archive_duration=10080)
+        except discord.HTTPException:
+            raise UserError("I couldn't create a thread here (I need the Create Public Threads permission).") from None
+        return thread.id, channel.id
 
     @app_commands.command(name="accept", description="Accept the challenge addressed to you in this channel")
     @app_commands.guild_only()
@@ -160,17 +209,9 @@ class Challenges(commands.Cog):
     async def _accept(self, interaction: discord.Interaction, challenge_id: int) -> None:
         """Start the game (the interaction is already deferred) and post the first board."""
         async def open_thread(ch: ChallengeRow) -> tuple[int, int]:
-            channel = interaction.channel
             names = await self.service.names(ch.guild_id, (ch.challenger_id, ch.opponent_id))
-            name = f"{GAME_TITLES[ch.game]}: {names[ch.challenger_id]} vs {names[ch.opponent_id]}"[:100]
-            if not isinstance(channel, discord.TextChannel):
-                raise UserError("Threads can only be made in a text channel.")
-            try:
-                thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
-                                                     auto_archive_duration=10080)
-            except discord.HTTPException:
-                raise UserError("I couldn't create a thread here (I need the Create Public Threads permission).") from None
-            return thread.id, channel.id
+            title = f"{GAME_TITLES[ch.game]}: {names[ch.challenger_id]} vs {names[ch.opponent_id]}"[:100]
+            return await self._open_thread(interaction, title)
 
         try:
             started = await self.service.accept(
@@ -198,8 +239,15 @@ class Challenges(commands.Cog):
             cut = ", ".join(f"{texts.player(game, c, names)} cut {started.cut[c]}" for c in ("x", "o"))
             lines.append(f"The cut: {cut} — **{winner}** wins the cut.")
         message = await game_message(game, names, f"Game #{game.row.id} begins!", *lines, now=self.bot.clock.now())
-        channel = self.bot.get_channel(game.row.channel_id) or await self.bot.fetch_channel(game.row.channel_id)
-        await channel.send(**message.kwargs())  # type: ignore[union-attr]
+        await self._post_first_board(game, message)
+
+    async def _post_first_board(self, game: ActiveGame, message: GameMessage) -> None:
+        """Post a new game's first board in its channel; the game exists either way (``/board`` recovers)."""
+        try:
+            channel = self.bot.get_channel(game.row.channel_id) or await self.bot.fetch_channel(game.row.channel_id)
+            await channel.send(**message.kwargs())  # type: ignore[union-attr]
+        except discord.HTTPException:
+            log.exception("game %d: started, but its first board could not be posted (/board shows it)", game.row.id)
 
     async def _close_message(self, ch: ChallengeRow, content: str) -> None:
         """Edit the challenge message to its final words, without buttons."""

@@ -40,6 +40,11 @@ def result_text(row: GameRow, user_id: int | None = None) -> str:
     return f"<@{row.seats[row.winner_seat]}> won ({row.reason})"
 
 
+def versus_computer(row: GameRow) -> str:
+    """`` vs the computer (hard)`` for a game against the bot's AI, else nothing."""
+    return f" vs the computer ({row.ai_level})" if row.ai_level else ""
+
+
 def when(ts: float | None) -> str:
     """A Discord timestamp that each reader sees in their own time zone."""
     return f"<t:{int(ts)}:d>" if ts else "?"
@@ -98,7 +103,8 @@ class Info(commands.Cog):
         if recent:
             embed.add_field(
                 name="Recent games",
-                value="\n".join(f"#{g.id} {GAME_TITLES[g.game]} — {result_text(g, user.id)} {when(g.finished_at)}" for g in recent),
+                value="\n".join(f"#{g.id} {GAME_TITLES[g.game]}{versus_computer(g)} — {result_text(g, user.id)} "
+                                f"{when(g.finished_at)}" for g in recent),
                 inline=False,
             )
         if not embed.fields:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -76,6 +75,12 @@ class Lifecycle(commands.Cog):
         except UserError as exc:
             await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
+        if tb.status == "accepted":  # against the computer: granted at once
+            await interaction.response.defer()
+            names = await self.service.names(g.row.guild_id, g.row.seats)
+            message = await game_message(g, names, f"Takeback: `{tb.undone}` was undone.", now=self.bot.clock.now())
+            await interaction.followup.send(**message.kwargs())
+            return
         opponent = next(u for u in g.row.seats if u != interaction.user.id)
         await interaction.response.send_message(
             f"<@{opponent}>, **{texts.clean(interaction.user.display_name)}** asks to take back their last turn.",
@@ -141,17 +146,13 @@ class Lifecycle(commands.Cog):
         if not interaction.permissions.manage_guild:
             await interaction.response.send_message("Only members with **Manage Server** can change settings.", ephemeral=True)
             return
-        store = self.service.store
-        current = await store.guild_settings(interaction.guild_id or 0)
-        changed = replace(
-            current,
-            default_clock=clock or current.default_clock,
-            challenge_minutes=challenge_minutes or current.challenge_minutes,
-            always_thread=current.always_thread if threads is None else threads,
-        )
-        if changed != current:
-            await store.put_guild_settings(changed)
-        verb = "Settings updated" if changed != current else "Settings"
+        try:
+            changed, updated = await self.service.update_guild_settings(
+                interaction.guild_id or 0, clock=clock, challenge_minutes=challenge_minutes, always_thread=threads)
+        except UserError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True)
+            return
+        verb = "Settings updated" if updated else "Settings"
         await interaction.response.send_message(
             f"{verb}: clock **{changed.default_clock}** per move · challenges open for "
             f"**{changed.challenge_minutes} min** · every game in a thread: **{'yes' if changed.always_thread else 'no'}**.",

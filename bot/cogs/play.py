@@ -77,6 +77,7 @@ class Play(commands.Cog):
             )
             return
         await self.remember(interaction)
+        self.bot.dispatch("game_changed", result.game.row.id)
         channel = interaction.channel
         if isinstance(channel, discord.Thread) and channel.archived and not channel.locked:
             # A game thread archived while players were away comes back when someone moves.

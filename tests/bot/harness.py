@@ -8,12 +8,15 @@ import re
 from pathlib import Path
 from typing import AsyncIterator
 
+from bot.ai import BotAI
 from bot.app import HexBot
 from bot.config import Settings
 from tests.fake_discord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
 from tests.fake_discord.fixtures import run_client
 
 PNG = b"\x89PNG\r\n\x1a\n"
+#: how long the computer player searches in tests (iterations, not seconds)
+AI_ITERATIONS = 60
 
 
 class ManualClock:
@@ -57,10 +60,15 @@ class Harness:
         self.bot: HexBot | None = None
 
     @contextlib.asynccontextmanager
-    async def running(self, dev_guild_id: int | None = None) -> AsyncIterator[HexBot]:
-        """Run a fresh bot process-equivalent (new client, same database) for the block."""
+    async def running(self, dev_guild_id: int | None = None, ai: BotAI | None = None) -> AsyncIterator[HexBot]:
+        """Run a fresh bot process-equivalent (new client, same database) for the block.
+
+        The computer player searches a fixed number of iterations (not its levels' time),
+        so its moves are the same on any machine.
+        """
         settings = Settings(token=self.fake.token, database_path=str(self.db), dev_guild_id=dev_guild_id)
-        async with run_client(HexBot(settings, clock=self.clock), self.fake) as bot:
+        ai = ai or BotAI(workers=1, iterations=AI_ITERATIONS)
+        async with run_client(HexBot(settings, clock=self.clock, ai=ai), self.fake) as bot:
             self.bot = bot
             try:
                 yield bot

@@ -77,11 +77,13 @@ async def test_challenging_yourself_is_refused_privately(harness):
     assert harness.fake.messages(harness.channel) == []
 
 
-async def test_challenging_a_bot_is_refused_privately(harness):
+async def test_challenging_another_bot_is_refused_privately(harness):
     w = harness.world
+    other = harness.fake.add_member(w.guild, harness.fake.add_user("otherbot", bot=True))
     async with harness.running():
-        r = await harness.challenge(w.alice, w.bot, "hex")
+        r = await harness.challenge(w.alice, other, "hex")
     assert r.ephemeral and "Bots" in r.content
+    assert harness.fake.messages(harness.channel) == []
 
 
 async def test_options_that_do_not_fit_the_game_are_refused_privately(harness):

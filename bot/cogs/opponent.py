@@ -1,0 +1,120 @@
+"""The bot as a player: whenever it is the AI's turn in a game against it, the
+search runs in a worker process (never on the event loop) and its move is
+posted like a person's."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+import engine
+
+from .. import texts
+from ..present import MENTION_USERS, result_message
+from ..service import ActiveGame, GameService, PlayResult, UserError, public_actions
+
+if TYPE_CHECKING:
+    from ..app import HexBot
+
+log = logging.getLogger(__name__)
+
+
+class Opponent(commands.Cog):
+    """Plays the AI's turns; one driver task per game at most."""
+
+    def __init__(self, bot: "HexBot") -> None:
+        self.bot = bot
+        self._tasks: dict[int, asyncio.Task] = {}
+
+    @property
+    def service(self) -> GameService:
+        """The bot's game service."""
+        return self.bot.service
+
+    def kick(self, game_id: int) -> None:
+        """Make sure the AI looks at this game (no-op if it is already thinking about it)."""
+        task = self._tasks.get(game_id)
+        if task is None or task.done():
+            task = asyncio.create_task(self._drive(game_id), name=f"ai-game-{game_id}")
+            self._tasks[game_id] = task
+            task.add_done_callback(lambda t: self._tasks.pop(game_id) if self._tasks.get(game_id) is t else None)
+
+    @commands.Cog.listener()
+    async def on_game_changed(self, game_id: int) -> None:
+        """Something happened in a game: maybe it is the AI's turn now."""
+        self.kick(game_id)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """After a (re)start, resume every AI game that waits for the AI."""
+        for row in await self.service.store.active_games():
+            if row.ai_level is not None:
+                self.kick(row.id)
+
+    async def cog_unload(self) -> None:
+        """Stop thinking when the bot shuts down."""
+        for task in self._tasks.values():
+            task.cancel()
+
+    def _my_turn(self, g: ActiveGame | None) -> str | None:
+        """The AI's colour if this is a live game against it and it may act now."""
+        if g is None or g.row.status != "active" or g.row.ai_level is None or self.bot.user is None:
+            return None
+        colour = g.colour_of(self.bot.user.id)
+        return colour if colour in g.position.to_move else None
+
+    async def _drive(self, game_id: int) -> None:
+        """Play the AI's actions in this game for as long as it is the AI's turn."""
+        refused = 0
+        try:
+            while True:
+                g = await self.service.game(game_id)
+                colour = self._my_turn(g)
+                if g is None or colour is None:
+                    return
+                # Only what anyone may see: a human's secret Blind Hex choice is left out.
+                actions = public_actions(g.position)
+                line = await self.bot.ai.choose(g.position.options, actions, g.row.ai_level or "medium",
+                                                (g.row.seed + len(actions)) & 0x7FFFFFFF, colour)
+                if refused >= 2:
+                    # The search keeps choosing what the game refuses (a bug): keep the game going.
+                    line = random.Random(g.row.seed).choice(g.position.legal_actions(colour))
+                try:
+                    result = await self.service.play(g.row.channel_id, self.bot.user.id, line,  # type: ignore[union-attr]
+                                                     seen=len(actions))
+                except UserError as exc:
+                    # The game moved on while we thought (a takeback, a resignation, an abort): look again.
+                    log.info("game %d: AI move %r not played: %s", game_id, line, exc)
+                    continue
+                except engine.ActionError as exc:
+                    refused += 1
+                    log.error("game %d: the AI chose %r, which the game refused: %s", game_id, line, exc)
+                    continue
+                await self._announce(g, colour, result)
+        except asyncio.CancelledError:
+            raise
+        except discord.HTTPException:
+            log.exception("game %d: could not post the AI's move (it is saved; /board shows it)", game_id)
+        except Exception:
+            log.exception("game %d: the AI failed to move", game_id)
+
+    async def _announce(self, g: ActiveGame, colour: str, result: PlayResult) -> None:
+        """Post the AI's action like a person's: the board, or only "has chosen" for a secret choice."""
+        channel = self.bot.get_channel(g.row.channel_id) or await self.bot.fetch_channel(g.row.channel_id)
+        if result.secret:
+            names = await self.service.names(g.row.guild_id, g.row.seats)
+            await channel.send(f"{texts.player(result.game, colour, names)} has chosen.",  # type: ignore[union-attr]
+                               allowed_mentions=MENTION_USERS)
+        else:
+            message = await result_message(self.service, result, self.bot.clock.now())
+            await channel.send(**message.kwargs())  # type: ignore[union-attr]
+
+
+async def setup(bot: "HexBot") -> None:
+    """Load the cog."""
+    await bot.add_cog(Opponent(bot))

@@ -1,0 +1,202 @@
+"""Playing against the bot's own AI: `/challenge opponent:@bot`, end to end through the fake Discord.
+
+The computer searches a fixed number of iterations in a real worker process
+(see ``Harness.running``), so these games are the same on any machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+
+import engine
+from bot.ai import BotAI
+from tests.bot.harness import Harness, mentions, png_of
+from tests.fake_discord import FakeMessage
+
+
+def live_actions(h: Harness) -> list[tuple[str, int]]:
+    """The newest game's actions that stand (not taken back), as (action, user id)."""
+    con = sqlite3.connect(f"file:{h.db}?mode=ro", uri=True)
+    try:
+        game = con.execute("SELECT MAX(id) FROM games").fetchone()[0]
+        return [tuple(r) for r in con.execute(
+            "SELECT action, user_id FROM actions WHERE game_id = ? AND NOT taken_back ORDER BY seq", (game,))]
+    finally:
+        con.close()
+
+
+def newest_game(h: Harness) -> dict:
+    """The newest game's row."""
+    con = sqlite3.connect(f"file:{h.db}?mode=ro", uri=True)
+    con.row_factory = sqlite3.Row
+    try:
+        return dict(con.execute("SELECT * FROM games ORDER BY id DESC LIMIT 1").fetchone())
+    finally:
+        con.close()
+
+
+async def computer_board(h: Harness, count: int = 1) -> FakeMessage:
+    """Wait until the bot has posted ``count`` boards of its own (not interaction replies); return the last."""
+    def boards() -> list[FakeMessage]:
+        return [m for m in h.fake.messages(h.channel)
+                if m.interaction is None and m.webhook_id is None and any(n.endswith(".png") for n in m.files)]
+
+    while len(boards()) < count:
+        await h.fake.wait_for(lambda m: len(boards()) >= count, timeout=30, existing=False)
+    return boards()[count - 1]
+
+
+async def test_challenging_the_bot_starts_the_game_at_once_without_an_accept_step(harness):
+    w = harness.world
+    async with harness.running():
+        r = await harness.challenge(w.alice, w.bot, "hex", size=5, seat="first", level="easy")
+    assert not r.ephemeral and png_of(r)
+    assert "against the computer (easy)" in r.content or "against the computer (easy)" in (r.embed or {}).get(
+        "description", "")
+    assert not any(c.endswith(":accept") for c in r.custom_ids)
+    game = newest_game(harness)
+    assert game["status"] == "active" and game["ai_level"] == "easy" and not game["rated"]
+
+
+async def test_the_computer_answers_a_move_with_a_board_and_hands_the_turn_back(harness):
+    w = harness.world
+    async with harness.running():
+        await harness.challenge(w.alice, w.bot, "hex", size=5, seat="first")
+        moved = await harness.move(w.alice, "c3")
+        reply = await computer_board(harness)
+    assert not moved.ephemeral
+    assert png_of(reply).startswith(b"\x89PNG")
+    assert w.alice.id in mentions(reply.content or reply.embeds[0].get("description"))
+    played = live_actions(harness)
+    assert [u for _, u in played] == [w.alice.id, w.bot.id]
+    assert played[1][0] in engine.new_game("hex", 5).legal_actions() + ["swap"]
+
+
+async def test_the_computer_moves_first_when_it_has_the_first_seat(harness):
+    w = harness.world
+    async with harness.running():
+        await harness.challenge(w.alice, w.bot, "inphexion", size=5, seat="second", level="hard")
+        await computer_board(harness)
+    assert [u for _, u in live_actions(harness)] == [w.bot.id]
+
+
+async def test_level_is_refused_when_challenging_a_person(harness):
+    w = harness.world
+    async with harness.running():
+        r = await harness.challenge(w.alice, w.bob, "hex", level="hard")
+    assert r.ephemeral and "level" in r.content
+    assert harness.fake.messages(harness.channel) == []
+
+
+async def test_a_game_against_the_computer_shows_in_stats_but_not_on_the_leaderboard(harness):
+    w = harness.world
+    async with harness.running():
+        await harness.challenge(w.alice, w.bot, "hex", size=5, seat="first")
+        await harness.move(w.alice, "c3")
+        await computer_board(harness)
+        resigned = await harness.slash(w.alice, "resign")
+        stats = await harness.slash(w.carol, "stats", player=w.alice)
+        board = await harness.slash(w.carol, "leaderboard", game="hex")
+    assert not resigned.ephemeral
+    recent = next(f for f in stats.embed["fields"] if f["name"] == "Recent games")
+    assert "vs the computer (medium)" in recent["value"] and "lost" in recent["value"]
+    assert "alice" not in (board.embed or {}).get("description", board.content or "")
+    assert newest_game(harness)["status"] == "finished"
+
+
+async def test_a_whole_inphexion_game_against_the_computer_ends_with_a_result(harness):
+    w = harness.world
+    rng = random.Random(4)
+    async with harness.running():
+        await harness.challenge(w.alice, w.bot, "inphexion", size=5, seat="first", level="easy")
+        for turn in range(60):
+            g = await harness.bot.service.game_in(harness.channel.id)
+            if g is None or g.row.status != "active":
+                break
+            if g.colour_of(w.alice.id) not in g.position.to_move:
+                await computer_board(harness, count=len([u for _, u in live_actions(harness) if u == w.bot.id]) or 1)
+                await harness.fake.settle()
+                continue
+            r = await harness.move(w.alice, rng.choice(g.position.legal_actions(g.colour_of(w.alice.id))))
+            assert not r.ephemeral, r.content
+            await asyncio.sleep(0)
+        for _ in range(300):  # the computer's last move may still be on its way
+            if newest_game(harness)["status"] == "finished":
+                break
+            await asyncio.sleep(0.05)
+    game = newest_game(harness)
+    assert game["status"] == "finished" and game["reason"] in ("connection", "no-legal-move", "cannot-relocate")
+    replayed = engine.new_game("inphexion", 5)
+    for action, _ in live_actions(harness):
+        replayed.play(action)
+    assert replayed.outcome is not None
+
+
+async def test_blind_hex_against_the_computer_keeps_your_choice_from_it_and_reveals_both(harness):
+    w = harness.world
+    async with harness.running():
+        await harness.challenge(w.alice, w.bot, "blindhex", seat="first")
+        g = await harness.bot.service.game_in(harness.channel.id)
+        mine = g.colour_of(w.alice.id)
+        if g.position.phase == "aside":  # whoever lost the cut sets two cards aside first
+            if mine in g.position.to_move:
+                assert not (await harness.move(w.alice, "aside 4+5")).ephemeral
+            else:
+                await harness.fake.wait_for(lambda m: "has chosen" in (m.content or "") or bool(m.files),
+                                            timeout=30, existing=False)
+        for _ in range(200):
+            g = await harness.bot.service.game_in(harness.channel.id)
+            if g.position.phase == "choose" and mine in g.position.to_move:
+                break
+            await asyncio.sleep(0.05)
+        card_choice = g.position.legal_actions(mine)[0].split(":", 1)[1]
+        chose = await harness.move(w.alice, card_choice)
+        revealed = await harness.fake.wait_for(
+            lambda m: any(n.endswith(".png") for n in m.files) and "1+" in "".join(
+                [m.content or ""] + [e.get("description", "") for e in m.embeds]) or False,
+            timeout=30, existing=False)
+    assert chose.ephemeral
+    played = live_actions(harness)
+    choices = [a for a, _ in played if ":" in a and not a.startswith("aside")]
+    assert len(choices) == 2 and {a.split(":")[0] for a in choices} == {"x", "o"}
+    assert revealed is not None
+
+
+async def test_a_takeback_against_the_computer_undoes_your_turn_and_its_reply(harness):
+    w = harness.world
+    async with harness.running():
+        await harness.challenge(w.alice, w.bot, "hex", size=5, seat="first")
+        await harness.move(w.alice, "c3")
+        await computer_board(harness)
+        taken = await harness.slash(w.alice, "takeback")
+        after = live_actions(harness)
+        again = await harness.move(w.alice, "b2")
+        await computer_board(harness, count=2)
+    assert not taken.ephemeral and png_of(taken) and "undone" in (taken.embed or {}).get("description", "")
+    assert after == []
+    assert live_actions(harness)[0] == ("b2", w.alice.id) and not again.ephemeral
+    con = sqlite3.connect(f"file:{harness.db}?mode=ro", uri=True)
+    assert con.execute("SELECT status FROM takebacks").fetchall() == [("accepted",)]
+    con.close()
+
+
+class StalledAI(BotAI):
+    """A brain that never answers: the bot is stopped while the computer is thinking."""
+
+    async def choose(self, *args, **kwargs) -> str:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+async def test_the_computer_moves_after_a_restart_that_interrupted_its_thinking(harness):
+    w = harness.world
+    async with harness.running(ai=StalledAI()):
+        await harness.challenge(w.alice, w.bot, "hex", size=5, seat="first")
+        await harness.move(w.alice, "c3")
+        await harness.fake.settle()
+    assert [u for _, u in live_actions(harness)] == [w.alice.id]
+    async with harness.running():
+        await computer_board(harness)
+    assert [u for _, u in live_actions(harness)] == [w.alice.id, w.bot.id]
