@@ -14,7 +14,14 @@ class RedactFilter(logging.Filter):
         self.secrets = [s for s in secrets if s]
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
+        """Scrub the record in place; always keep it (a filter that raises would break the caller)."""
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):
+            # A log call whose arguments don't fit its format: keep both, readable, rather
+            # than raise inside the code that logged.
+            message = f"{record.msg} {record.args!r}"
+            record.msg, record.args = message, ()
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         dirty = any(s in message or (record.exc_text and s in record.exc_text) for s in self.secrets)

@@ -1,0 +1,494 @@
+"""Load: the real bot against the loopback fake Discord, many games at once.
+
+Run: ``.venv/bin/python bench/load.py`` (not a test: numbers depend on the machine).
+``--quick`` runs shorter phases; ``--games 1 20 100`` picks the N of the load runs.
+
+The bot runs as its own process (``HexBot`` with the system clock and the
+production logging set-up, pointed at the fake by the fake's launcher), so
+it has a core and an interpreter of its own, as in production; this process
+runs the fake Discord and the players. Every move is a real ``/move``
+interaction whose answer carries a freshly rendered board (Blind Hex secret
+choices excepted: they are answered privately without a picture).
+
+For each N (games at once; two players per game, one channel per game,
+a mix of Hex 11×11, inpHeXion 7×7 and Blind Hex, new games started by a real
+challenge and Accept click whenever one ends) there are two runs:
+
+* **paced** — each game's player to move answers after a think time drawn
+  from 0.5–1.5 s (seeded), so N games offer about N moves per second;
+* **flat out** — no think time: every game sends its next move as soon as the
+  previous answer arrived (closed loop; shows the capacity).
+
+Measured: moves/s; latency from the interaction's dispatch to the final
+answer reaching the fake (p50/p95/p99); event-loop lag in the bot process (a
+task that sleeps 5 ms and records how late it wakes: p99, max); the bot's
+RSS (now and peak). Then the memory of 1,000 active games (prepared through
+the game service, then each one touched by a real ``/move`` so its position
+is loaded), and the database size per 1,000 finished games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+
+TOKEN = "load-bench-token"
+MIX = [("hex", 11), ("inphexion", 7), ("blindhex", None)]
+
+
+# =========================================================================== the bot process
+
+
+class LagSampler:
+    """How late a task that sleeps ``period`` seconds wakes up: the event loop's lag."""
+
+    def __init__(self, period: float = 0.005) -> None:
+        self.period = period
+        self.samples: list[float] = []
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            start = loop.time()
+            await asyncio.sleep(self.period)
+            self.samples.append(max(0.0, loop.time() - start - self.period))
+
+    def dump(self, path: str) -> None:
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(self.samples, f)
+        os.replace(tmp, path)
+
+
+async def serve_bot(db: str, lag_file: str) -> None:
+    """The bot's side: run HexBot; SIGUSR1 starts a lag window, SIGUSR2 writes it out, SIGTERM stops."""
+    from bot.app import HexBot
+    from bot.config import Settings
+    from bot.logs import setup_logging
+
+    token = os.environ["DISCORD_TOKEN"]
+    setup_logging("INFO", token)
+    sampler = LagSampler()
+    loop = asyncio.get_running_loop()
+    bot = HexBot(Settings(token=token, database_path=db))
+    loop.add_signal_handler(signal.SIGUSR1, sampler.samples.clear)
+    loop.add_signal_handler(signal.SIGUSR2, sampler.dump, lag_file)
+    loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
+    lag_task = asyncio.create_task(sampler.run())
+    try:
+        async with bot:
+            await bot.start(token)
+    finally:
+        lag_task.cancel()
+
+
+# =========================================================================== this process: fake + players
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def rss_mb(pid: int) -> tuple[float, float]:
+    """(current RSS, peak RSS) of a process in MB, from /proc."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        fields[key] = value.strip()
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+class BotProcess:
+    def __init__(self, fake, workdir: Path, db: Path) -> None:
+        self.fake, self.workdir, self.db = fake, workdir, db
+        self.lag_file = workdir / "lag.json"
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_PATH", "DEV_GUILD_ID")}
+        env.update(DISCORD_TOKEN=self.fake.token, PYTHONUNBUFFERED="1")
+        cmd = self.fake.launch_command("bench.load", "--serve-bot", str(self.db), str(self.lag_file))
+        with open(self.workdir / "bot.log", "ab") as log:
+            self.proc = await asyncio.create_subprocess_exec(*cmd, env=self.fake.launch_env(env), cwd=ROOT,
+                                                             stdout=log, stderr=log)
+        before = self.fake.gateway.identifies
+        await self.fake.gateway.wait_until(lambda g: g.identifies > before and g.connected, 120)
+
+    def lag_window_start(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGUSR1)
+
+    async def lag_window_end(self) -> list[float]:
+        assert self.proc is not None
+        self.lag_file.unlink(missing_ok=True)
+        self.proc.send_signal(signal.SIGUSR2)
+        for _ in range(1000):
+            if self.lag_file.exists():
+                return json.loads(self.lag_file.read_text())
+            await asyncio.sleep(0.01)
+        raise RuntimeError("the bot did not write its loop-lag samples")
+
+    def cpu(self) -> float:
+        """CPU seconds the bot process used so far (all its threads)."""
+        assert self.proc is not None
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss(self) -> tuple[float, float]:
+        assert self.proc is not None
+        return rss_mb(self.proc.pid)
+
+    async def stop(self) -> None:
+        if self.proc is None or self.proc.returncode is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(self.proc.wait(), 30)
+        except asyncio.TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+
+
+def read_game(db: Path, channel_id: int) -> sqlite3.Row:
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    con.row_factory = sqlite3.Row
+    try:
+        return con.execute("SELECT * FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)).fetchone()
+    finally:
+        con.close()
+
+
+@dataclass
+class Table:
+    """One channel: two players, one game at a time, a seeded script of what they type."""
+
+    channel: object
+    players: tuple
+    game: str
+    size: int | None
+    rng: random.Random
+    lines: list[tuple[int, str]] = field(default_factory=list)  # (user id, text)
+    next: int = 0
+
+
+def script(row: sqlite3.Row, rng: random.Random) -> list[tuple[int, str]]:
+    options = engine.make_options(row["game"], row["size"], tuple(row["variants"].split()), row["first"])
+    log: list[str] = []
+    options.new_position().random_playout(rng, log)
+    pos = options.new_position()
+    seats = (row["seat0_id"], row["seat1_id"])
+    out = []
+    for action in log:
+        colour, _, cards = action.partition(":")
+        if not cards:
+            colour = pos.to_move[0]
+        out.append((seats[pos.seat_of_colour(colour)], cards or action))
+        pos.play(action)
+    return out
+
+
+class Load:
+    def __init__(self, fake, bot: BotProcess, tables: list[Table], think: float) -> None:
+        self.fake, self.bot, self.tables, self.think = fake, bot, tables, think
+        self.latencies: list[float] = []
+        self.images = 0
+        self.failures: list[str] = []
+        self.measuring = False
+
+    async def new_game(self, t: Table) -> None:
+        a, b = t.players
+        options = {"opponent": b, "game": t.game}
+        if t.size:
+            options["size"] = t.size
+        r = await self.fake.slash(a, t.channel, "challenge", timeout=60, **options)
+        if r.ephemeral:
+            raise RuntimeError(f"the bot refused a challenge: {r.content!r} (see its log: {self.bot.workdir}/bot.log)")
+        accept = next(c for c in r.custom_ids if c.endswith(":accept"))
+        await self.fake.click(b, r, accept, timeout=60)
+        row = read_game(self.bot.db, t.channel.id)
+        t.lines, t.next = script(row, t.rng), 0
+
+    async def play(self, t: Table, stop_at: float) -> None:
+        users = {p.id: p for p in t.players}
+        loop = asyncio.get_running_loop()
+        while loop.time() < stop_at:
+            if t.next >= len(t.lines):
+                await self.new_game(t)
+            user, text = t.lines[t.next]
+            t0 = time.perf_counter()
+            inter = await self.fake.start_slash(users[user], t.channel, "move", action=text, timeout=60)
+            try:
+                r = await inter.wait(60)
+            except Exception as exc:  # noqa: BLE001 — count and go on: the report says how many
+                self.failures.append(f"{type(exc).__name__}: {exc}"[:200])
+                t.next = len(t.lines)  # start a fresh game rather than guess where this one is
+                continue
+            elapsed = time.perf_counter() - t0
+            if r.ephemeral and "You chose" not in (r.content or ""):
+                self.failures.append(f"refused: {r.content!r}"[:200])
+                t.next = len(t.lines)
+                continue
+            t.next += 1
+            if self.measuring:
+                self.latencies.append(elapsed)
+                self.images += any(n.endswith(".png") for n in r.attachments)
+            if self.think:
+                await asyncio.sleep(self.think * t.rng.uniform(0.5, 1.5))
+
+
+async def load_run(n: int, think: float, seconds: float, seed: int, warmup: float) -> dict:
+    from tests.fake_discord import FakeDiscord
+    from tests.fake_discord.patch import block_network
+
+    fake = FakeDiscord(token=TOKEN)
+    guild = fake.add_guild("Load Server")
+    tables = []
+    for i in range(n):
+        channel = fake.add_text_channel(guild, f"game-{i}")
+        players = (fake.add_member(guild, f"p{i}a"), fake.add_member(guild, f"p{i}b"))
+        game, size = MIX[i % len(MIX)]
+        tables.append(Table(channel, players, game, size, random.Random(f"{seed}-{n}-{think}-{i}")))
+    await fake.start()
+    workdir = Path(tempfile.mkdtemp(prefix=f"load-{n}-"))
+    bot = BotProcess(fake, workdir, workdir / "bot.sqlite3")
+    load = Load(fake, bot, tables, think)
+    try:
+        with block_network():
+            await bot.start()
+            idle_rss, _ = bot.rss()
+            for t in tables:  # the first games, started one by one
+                await load.new_game(t)
+            loop = asyncio.get_running_loop()
+            end = loop.time() + warmup + seconds
+            players = [asyncio.create_task(load.play(t, end)) for t in tables]
+            await asyncio.sleep(warmup)
+            load.measuring = True
+            bot.lag_window_start()
+            t0, bot_cpu0, own_cpu0 = time.perf_counter(), bot.cpu(), time.process_time()
+            await asyncio.gather(*players)
+            wall = time.perf_counter() - t0
+            bot_cpu, own_cpu = (bot.cpu() - bot_cpu0) / wall, (time.process_time() - own_cpu0) / wall
+            load.measuring = False
+            lag = await bot.lag_window_end()
+            rss, peak = bot.rss()
+    finally:
+        await bot.stop()
+        await fake.stop()
+    shutil.rmtree(workdir, ignore_errors=True)
+    ms = [x * 1000 for x in load.latencies]
+    return {
+        "N": n, "think": think, "moves": len(ms), "moves/s": len(ms) / wall, "images": load.images,
+        "p50": pct(ms, 50), "p95": pct(ms, 95), "p99": pct(ms, 99),
+        "lag p99": pct([x * 1000 for x in lag], 99), "lag max": max(lag) * 1000 if lag else float("nan"),
+        "rss": rss, "peak": peak, "idle rss": idle_rss, "failures": load.failures,
+        "bot cpu": bot_cpu * 100, "fake cpu": own_cpu * 100,
+    }
+
+
+async def prepare_games(db: Path, guild_id: int, channels: list[int], members: list[int], seed: int,
+                        finish: bool) -> dict[int, engine.Position]:
+    """Games made through the game service directly (no Discord), ``finish``ed or left running."""
+    from bot.service import ChallengeRequest, GameService
+    from bot.store import Store
+
+    store = await Store.open(db)
+    rng = random.Random(seed)
+    service = GameService(store, seed_source=lambda: rng.getrandbits(62))
+    positions = {}
+    try:
+        for i, channel in enumerate(channels):
+            game, size = MIX[i % len(MIX)]
+            a, b = members[(2 * i) % len(members)], members[(2 * i + 1) % len(members)]
+            req = ChallengeRequest(guild_id=guild_id, channel_id=channel, channel_is_thread=False, challenger_id=a,
+                                   opponent_id=b, opponent_is_bot=False, game=game, size=size, seat="first")
+            ch = await service.create_challenge(req, {a: f"player{a % 1000}", b: f"player{b % 1000}"})
+            started = await service.accept(ch.id, b)
+            g = started.game
+            moves = 10_000 if finish else rng.randint(5, 30)
+            for _ in range(moves):
+                pos = g.position
+                if pos.outcome is not None:
+                    break
+                colour = pos.to_move[0]
+                legal = pos.legal_actions(colour)
+                rng.shuffle(legal)
+                action = legal[0]
+                if not finish:  # keep the game running: not a move that ends it
+                    action = next((a for a in legal if _continues(pos, a, colour)), None)
+                    if action is None:
+                        break
+                g = (await service.play(channel, g.user_of(colour), action.split(":", 1)[-1]
+                                        if pos.game == "blindhex" and pos.phase == "choose" else action)).game
+            positions[channel] = g
+    finally:
+        await store.close()
+    return positions
+
+
+def _continues(pos: engine.Position, action: str, colour: str) -> bool:
+    trial = pos.copy()
+    trial.play(action, player=colour)
+    return trial.outcome is None and bool(trial.to_move)
+
+
+def db_bytes(db: Path) -> int:
+    con = sqlite3.connect(db)
+    try:
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        con.close()
+    return sum(p.stat().st_size for p in db.parent.glob(db.name + "*"))
+
+
+async def memory_run(games: int, seed: int) -> dict:
+    """RSS of the bot with ``games`` active games, each touched by a real /move (positions loaded)."""
+    from tests.fake_discord import FakeDiscord
+    from tests.fake_discord.patch import block_network
+
+    fake = FakeDiscord(token=TOKEN)
+    guild = fake.add_guild("Memory Server")
+    channels = [fake.add_text_channel(guild, f"g{i}") for i in range(games)]
+    members = [fake.add_member(guild, f"m{i}") for i in range(200)]
+    workdir = Path(tempfile.mkdtemp(prefix="load-memory-"))
+    db = workdir / "bot.sqlite3"
+    t0 = time.perf_counter()
+    games_now = await prepare_games(db, guild.id, [c.id for c in channels], [m.id for m in members], seed, False)
+    prepare_s = time.perf_counter() - t0
+    size_active = db_bytes(db)
+    await fake.start()
+    bot = BotProcess(fake, workdir, db)
+    by_id = {m.id: m for m in members}
+    rng = random.Random(seed)
+    touched, failures = 0, []
+    try:
+        with block_network():
+            await bot.start()
+            rss_loaded_db, _ = bot.rss()
+            queue = list(zip(channels, (games_now[c.id] for c in channels)))
+
+            async def worker() -> None:
+                nonlocal touched
+                while queue:
+                    channel, g = queue.pop()
+                    pos = g.position
+                    if pos.outcome is not None:
+                        continue
+                    colour = pos.to_move[0]
+                    action = rng.choice(pos.legal_actions(colour))
+                    text = action.split(":", 1)[-1] if pos.game == "blindhex" and pos.phase == "choose" else action
+                    r = await fake.slash(by_id[g.user_of(colour)], channel, "move", action=text, timeout=120)
+                    if r.ephemeral and "You chose" not in (r.content or ""):
+                        failures.append(r.content)
+                    touched += 1
+
+            await asyncio.gather(*(worker() for _ in range(8)))
+            rss, peak = bot.rss()
+    finally:
+        await bot.stop()
+        await fake.stop()
+    shutil.rmtree(workdir, ignore_errors=True)
+    return {"games": games, "touched": touched, "rss": rss, "peak": peak, "rss before touching": rss_loaded_db,
+            "db bytes (active)": size_active, "prepare s": prepare_s, "failures": failures[:5]}
+
+
+async def db_size_run(games: int, seed: int) -> dict:
+    """Database bytes for ``games`` finished games (played to the end through the service)."""
+    workdir = Path(tempfile.mkdtemp(prefix="load-dbsize-"))
+    db = workdir / "bot.sqlite3"
+    empty = workdir / "empty.sqlite3"
+    from bot.store import Store
+
+    s = await Store.open(empty)
+    await s.close()
+    base = db_bytes(empty)
+    positions = await prepare_games(db, 1, list(range(10_000, 10_000 + games)), list(range(1, 101)), seed, True)
+    actions = sum(len(g.position.actions) for g in positions.values())
+    size = db_bytes(db) - base
+    shutil.rmtree(workdir, ignore_errors=True)
+    return {"games": games, "bytes": size, "actions": actions}
+
+
+def table(results: list[dict], memory: dict | None, size: dict | None) -> str:
+    out = ["| N games | pacing | moves/s | p50 ms | p95 ms | p99 ms | loop lag p99 ms | loop lag max ms "
+           "| RSS MB (peak) | bot CPU | fake CPU | failures |",
+           "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        pacing = "flat out" if not r["think"] else f"~{r['think']:g} s think"
+        out.append(f"| {r['N']} | {pacing} | {r['moves/s']:.1f} | {r['p50']:.0f} | {r['p95']:.0f} | {r['p99']:.0f} "
+                   f"| {r['lag p99']:.1f} | {r['lag max']:.0f} | {r['rss']:.0f} ({r['peak']:.0f}) "
+                   f"| {r['bot cpu']:.0f}% | {r['fake cpu']:.0f}% | {len(r['failures'])} |")
+    lines = "\n".join(out)
+    if memory:
+        lines += (f"\n\n{memory['games']} active games, each touched by a /move: RSS {memory['rss']:.0f} MB "
+                  f"(peak {memory['peak']:.0f} MB; {memory['rss before touching']:.0f} MB before touching them); "
+                  f"database {memory['db bytes (active)'] / 1e6:.1f} MB for them.")
+    if size:
+        per = size["bytes"] / size["games"] * 1000
+        lines += (f"\nDatabase per 1,000 finished games: {per / 1e6:.1f} MB "
+                  f"(measured on {size['games']} complete games, {size['actions'] / size['games']:.0f} actions each "
+                  f"on average).")
+    return lines
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    results = []
+    for n in args.games:
+        for think in (1.0, 0.0):
+            r = await load_run(n, think, args.seconds, args.seed, args.warmup)
+            results.append(r)
+            print(f"N={n} think={think}: {r['moves']} moves, {r['moves/s']:.1f}/s, p50 {r['p50']:.0f} "
+                  f"p95 {r['p95']:.0f} p99 {r['p99']:.0f} ms, lag p99 {r['lag p99']:.1f} max {r['lag max']:.0f} ms, "
+                  f"RSS {r['rss']:.0f} MB, CPU bot {r['bot cpu']:.0f}% fake {r['fake cpu']:.0f}%, "
+                  f"{len(r['failures'])} failures {r['failures'][:2]}", flush=True)
+    memory = await memory_run(args.memory_games, args.seed) if args.memory_games else None
+    if memory:
+        print(f"memory: {memory}", flush=True)
+    size = await db_size_run(args.db_games, args.seed) if args.db_games else None
+    if size:
+        print(f"db size: {size}", flush=True)
+    print()
+    print(table(results, memory, size))
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "--serve-bot":
+        asyncio.run(serve_bot(argv[1], argv[2]))
+        return
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, nargs="+", default=[1, 20, 100], help="N of the load runs")
+    p.add_argument("--seconds", type=float, help="measured seconds per run (20; quick: 5)")
+    p.add_argument("--warmup", type=float, help="seconds before measuring (3; quick: 1)")
+    p.add_argument("--memory-games", type=int, help="active games for the memory figure (1000; quick: 200; 0 skips)")
+    p.add_argument("--db-games", type=int, help="finished games for the database size (200; quick: 50; 0 skips)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--quick", action="store_true", help="short runs")
+    args = p.parse_args(argv)
+    defaults = (5.0, 1.0, 200, 50) if args.quick else (20.0, 3.0, 1000, 200)
+    for name, value in zip(("seconds", "warmup", "memory_games", "db_games"), defaults):
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main()
