@@ -32,6 +32,7 @@ from typing import ClassVar, Self
 from .blindhex_board import MATCH_CELLS, MATCH_MASK, MATCHES, NUMBERS, SIZE
 from .errors import IllegalActionError, NotationError, OptionsError, WrongTurnError
 from .geometry import bits, grid
+from .notation import shorten
 from .outcome import Outcome, Reason
 from .position import GameOptions, LastTurn, Position
 
@@ -49,7 +50,7 @@ def _card(token: str) -> int:
     """The number of one card token (``a`` is the ace, 1)."""
     k = 1 if token == "a" else int(token)
     if k not in CARDS:
-        raise NotationError(f"{token} is not a card: each player holds A (1), 2, 3, 4 and 5")
+        raise NotationError(f"{shorten(token)} is not a card: each player holds A (1), 2, 3, 4 and 5")
     return k
 
 
@@ -157,13 +158,15 @@ class BlindHex(Position):
             return [self._parse_choice(who, a, b, player)]
         m = _HIDDEN.match(line)
         if m:
-            raise NotationError(f"'{line}' hides the cards; write the two cards, such as {m.group(1)}:1+4")
+            raise NotationError(
+                f"'{shorten(line)}' hides the cards; write the two cards, such as {shorten(m.group(1))}:1+4"
+            )
         tokens = line.replace(",", " ").split()
         g = self.grid
         if tokens and all(g.is_cell(t) for t in tokens):
             return self._parse_writes([g.parse(t) for t in tokens])
         raise NotationError(
-            f"'{line}' is not a Blind Hex action: write aside 4+5, x:1+4 (your two cards) or a cell such as e5"
+            f"'{shorten(line)}' is not a Blind Hex action: write aside 4+5, x:1+4 (your two cards) or a cell such as e5"
         )
 
     def copy(self) -> Self:
@@ -284,7 +287,7 @@ class BlindHex(Position):
 
     def _parse_choice(self, who: str | None, a: str, b: str, player: str | None) -> str:
         if who is not None and who not in self.colours:
-            raise NotationError(f"'{who}' is not a player: cards are chosen by x or o, as in x:1+4")
+            raise NotationError(f"'{shorten(who)}' is not a player: cards are chosen by x or o, as in x:1+4")
         pair = _pair(a, b)
         if self._phase != "choose":
             raise IllegalActionError(f"cards are chosen at the start of a round; {self._now()}")

@@ -22,6 +22,7 @@ from typing import ClassVar, Self
 
 from .errors import IllegalActionError, NotationError, OptionsError
 from .geometry import bits
+from .notation import shorten
 from .outcome import Outcome, Reason
 from .position import GameOptions, LastTurn, Position
 
@@ -91,10 +92,10 @@ class Hex(Position):
             self._push_swap()
             return [SWAP]
         if " " in line:
-            raise NotationError(f"'{line}' is more than one action: a Hex turn is one cell, such as e5")
+            raise NotationError(f"'{shorten(line)}' is more than one action: a Hex turn is one cell, such as e5")
         g = self.grid
         if not g.is_cell(line):
-            raise NotationError(f"'{line}' is not a Hex action: write a cell such as e5, or swap")
+            raise NotationError(f"'{shorten(line)}' is not a Hex action: write a cell such as e5, or swap")
         cell = g.parse(line)
         owner = self.piece_at(cell)
         if owner is not None:

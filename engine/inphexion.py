@@ -531,7 +531,7 @@ class InpHexion(Position):
         nxt = steps[i + 1] if i + 1 < len(steps) else None
         two_cells = tok[0] == "cell" and nxt is not None and nxt[0] == "cell"
         if self._phase == "relocate":
-            return self._read_relocation(tok, two_cells), 1
+            return self._read_relocation(tok, nxt), 1
         if tok[0] == SWAP:
             return self._check_swap(steps), 1
         if tok[0] == "relocate":
@@ -591,11 +591,19 @@ class InpHexion(Position):
             raise IllegalActionError("you have no discs left in hand")
         return a << _CELL_BITS | b
 
-    def _read_relocation(self, tok: tuple, two_cells: bool) -> int:
-        """The relocation step a token means in the relocate phase (``b2>e7`` or a bare ``e7``)."""
+    def _read_relocation(self, tok: tuple, nxt: tuple | None) -> int:
+        """The relocation step a token means in the relocate phase (``b2>e7`` or a bare ``e7``).
+
+        ``nxt`` is the token after it, if any: two cells in a row are a move (refused
+        until the relocation is made) unless the first is empty, when they are bare
+        destinations (``a5 e5``) and the message says how to write the relocations.
+        """
         g = self.grid
         pending = self._pending
         first = g.name(pending[0])
+        two_cells = tok[0] == "cell" and nxt is not None and nxt[0] == "cell"
+        if two_cells and self._empty() >> tok[1] & 1:
+            raise IllegalActionError(self._bare_destinations_message(tok[1], nxt[1]))
         if tok[0] == SWAP or two_cells:
             raise IllegalActionError(
                 f"the turn is not finished: relocate {first} first (e.g. {first}>{self._example_targets(1)[0]})"
@@ -615,6 +623,21 @@ class InpHexion(Position):
         if not self._empty() >> t & 1:
             raise IllegalActionError(f"{g.name(t)} is taken")
         return RELOCATE | x << _CELL_BITS | t
+
+    def _bare_destinations_message(self, cell: int, extra: int) -> str:
+        """The message for two bare cells (``a5 b5``) while discs wait to be relocated.
+
+        With several discs waiting, bare cells cannot say which disc goes where; with
+        one, the first cell is its destination and the second has nothing to do.
+        """
+        if len(self._pending) > 1:
+            return self._say_where_each()
+        g = self.grid
+        disc = g.name(self._pending[0])
+        # Show the player's own destination when it is allowed, so the fix is one edit.
+        allowed = self._empty() & ~self._forbidden
+        target = g.name(cell) if allowed >> cell & 1 else self._example_targets(1)[0]
+        return f"one disc is surrounded ({disc}): relocate it with {disc}>{target} and leave out {g.name(extra)}"
 
     def _say_where_each(self) -> str:
         """The message for a bare destination when several discs wait."""

@@ -94,6 +94,10 @@ class Position(ABC):
         """Check and normalise options for this game; OptionsError with a player-facing message."""
         size = cls.default_size if size is None else size
         if size not in cls.sizes:
+            if len(cls.sizes) == 1:
+                # "sizes 11–11" reads like a typo when only one board is offered.
+                only = cls.sizes[0]
+                raise OptionsError(f"{cls.title} is played only on {only}×{only}, not {size}×{size}")
             raise OptionsError(f"{cls.title} is played on sizes {_ranges(cls.sizes)}, not {size}")
         vs = tuple(sorted(set(variants)))
         for v in vs:

@@ -96,6 +96,11 @@ def test_only_the_11_board_is_offered():
         new_game("blindhex", 9)
 
 
+def test_another_size_is_refused_naming_the_only_board():
+    with pytest.raises(OptionsError, match="^Blind Hex is played only on 11×11, not 9×9$"):
+        new_game("blindhex", 9)
+
+
 def test_blind_hex_has_no_variants():
     with pytest.raises(OptionsError):
         new_game("blindhex", variants=["swap"])
@@ -478,3 +483,10 @@ def test_random_playout_log_replays_to_the_same_outcome():
 
 def test_blind_hex_class_is_registered_as_blindhex():
     assert type(game()) is BlindHex and MATCHES[0] == (5,)
+
+
+@pytest.mark.parametrize("text", ["q" * 200, "bob" * 60 + ":?", "w" * 150 + ":1+2", "x:" + "1" * 150 + "+2"])
+def test_long_text_is_quoted_shortened_in_the_error(text):
+    with pytest.raises(NotationError) as exc:
+        new_game("blindhex").play(text)
+    assert len(str(exc.value)) < 120 and "…" in str(exc.value)

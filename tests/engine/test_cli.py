@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main
+from engine import Record, new_game
+from engine.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = {"game", "size", "variants", "to_move", "phase", "board", "hands", "aside", "legal", "winner", "reason"}
@@ -159,3 +160,125 @@ def test_python_m_engine_exits_2_on_an_illegal_action():
         capture_output=True, text=True, cwd=ROOT, check=False,
     )
     assert done.returncode == 2 and json.loads(done.stdout)["move"] == 0
+
+
+# -- record headers ---------------------------------------------------------------------------
+def _record_file(tmp_path, game: str, size: int | None = None, variants=(), first=None, *actions: str) -> str:
+    """A record file written by Record.to_text for a game with these options and actions."""
+    pos = new_game(game, size, variants, first)
+    for action in actions:
+        pos.play(action)
+    path = tmp_path / "game.txt"
+    path.write_text(Record.of(pos).to_text(), encoding="utf-8")
+    return str(path)
+
+
+def test_record_headers_supply_the_size_and_variants_not_given(capsys, tmp_path):
+    path = _record_file(tmp_path, "hex", 5, ("swap",), None, "c3", "swap")
+    code, data = run(capsys, "hex", "--record", path)
+    assert code == 0 and (data["size"], data["variants"], data["to_move"]) == (5, ["swap"], ["white"])
+
+
+def test_a_record_header_supplies_the_blind_hex_cut_winner(capsys, tmp_path):
+    path = _record_file(tmp_path, "blindhex", None, (), "o", "aside 1+2")
+    code, data = run(capsys, "blindhex", "--record", path)
+    assert code == 0 and data["phase"] == "choose" and data["aside"] == {"o": [], "x": [1, 2]}
+
+
+def test_record_headers_that_agree_with_the_options_given_are_accepted(capsys, tmp_path):
+    path = _record_file(tmp_path, "hex", 5, ("swap",), None, "c3")
+    code, data = run(capsys, "hex", "--size", "5", "--variant", "swap", "--record", path)
+    assert code == 0 and data["size"] == 5 and "swap" in data["legal"]
+
+
+def test_a_record_of_another_game_exits_2_with_no_move(capsys, tmp_path):
+    path = _record_file(tmp_path, "hex", 5)
+    code, data = run(capsys, "blindhex", "--record", path)
+    assert code == 2 and data["move"] is None
+    assert "game of 'hex', not blindhex" in data["error"] and "python -m engine hex" in data["error"]
+
+
+@pytest.mark.parametrize(
+    ("record", "argv", "said"),
+    [
+        (("hex", 5, ()), ["--size", "7"], "'# size: 5' but the command line says --size 7"),
+        (("hex", 5, ("swap",)), ["--variant", "swap-pieces"], "'# variants: swap' but the command line says --variant"),
+        (("hex", 5, ()), ["--variant", "swap"], "no variants but the command line says --variant swap"),
+        (("blindhex", 11, (), "o"), ["--first", "x"], "'# first: o' but the command line says --first x"),
+    ],
+)
+def test_a_record_header_that_conflicts_with_an_option_exits_2_with_no_move(capsys, tmp_path, record, argv, said):
+    path = _record_file(tmp_path, *record)
+    code, data = run(capsys, record[0], *argv, "--record", path)
+    assert code == 2 and data["move"] is None and said in data["error"] and "make them agree" in data["error"]
+
+
+def test_a_record_size_header_that_is_not_a_number_exits_2(capsys, tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text("# size: big\nc3\n", encoding="utf-8")
+    code, data = run(capsys, "hex", "--record", str(path))
+    assert code == 2 and data["move"] is None and "the size is a number" in data["error"]
+
+
+def test_a_byte_order_mark_does_not_spoil_the_first_line_of_a_record(capsys, tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_bytes("c3\nd4\n".encode("utf-8-sig"))
+    code, data = run(capsys, "hex", "--size", "5", "--record", str(path))
+    assert code == 0 and data["board"][2] == "..B.."
+
+
+def test_a_byte_order_mark_does_not_hide_the_first_header(capsys, tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_bytes("# size: 5\nc3\n".encode("utf-8-sig"))
+    code, data = run(capsys, "hex", "--record", str(path))
+    assert code == 0 and data["size"] == 5
+
+
+def test_a_record_file_that_is_not_utf8_exits_2_with_no_move(capsys, tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_bytes(b"c3\n\xff\xfed4\n")
+    code, data = run(capsys, "hex", "--size", "5", "--record", str(path))
+    assert code == 2 and data["move"] is None and "not UTF-8" in data["error"]
+
+
+# -- usage errors -----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["chess"], "invalid choice: 'chess'"),
+        (["hex", "--size", "x"], "invalid int value: 'x'"),
+        (["blindhex", "--first", "z"], "invalid choice: 'z'"),
+        ([], "required: game"),
+    ],
+)
+def test_a_usage_error_prints_the_json_error_and_exits_2(capsys, argv, said):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 2 and err == ""
+    data = json.loads(out)
+    assert set(data) == {"error", "move"} and data["move"] is None and said in data["error"]
+
+
+def test_help_still_prints_usage_and_exits_0(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    assert exit_.value.code == 0 and capsys.readouterr().out.startswith("usage: python -m engine")
+
+
+def test_the_shared_parser_keeps_argparse_usage_errors_by_default(capsys):
+    # python -m render builds on build_parser() and reports its errors on stderr.
+    with pytest.raises(SystemExit) as exit_:
+        build_parser().parse_intermixed_args(["chess"])
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 2 and out == "" and "invalid choice: 'chess'" in err
+
+
+def test_python_m_engine_prints_a_usage_error_as_json():
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "hex", "--size", "x"],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )
+    assert done.returncode == 2 and json.loads(done.stdout) == {
+        "error": "argument --size: invalid int value: 'x'", "move": None,
+    }

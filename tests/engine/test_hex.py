@@ -115,6 +115,13 @@ def test_text_that_is_not_a_hex_action_is_a_notation_error(text):
     assert pos.actions == []
 
 
+@pytest.mark.parametrize("text", ["q" * 200, "e5 " + "f6 " * 65])
+def test_long_text_is_quoted_shortened_in_the_error(text):
+    with pytest.raises(NotationError) as exc:
+        new_game("hex", 5).play(text)
+    assert len(str(exc.value)) < 100 and "…" in str(exc.value)
+
+
 def test_the_wrong_player_is_refused():
     with pytest.raises(WrongTurnError, match="black's turn"):
         new_game("hex", 5).play("c3", "white")

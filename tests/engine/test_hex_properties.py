@@ -126,3 +126,27 @@ def test_the_fast_playout_gives_a_game_that_replays_to_its_outcome(pos, seed):
     for action in log:
         replayed.play(action)
     assert replayed.outcome == outcome
+
+
+@SETTINGS
+@given(st.integers(3, 11), st.sampled_from(VARIANTS), st.booleans(), st.randoms(use_true_random=False))
+def test_stone_counts_match_the_placements_in_every_position(n, variants, take_swap, rng):
+    # Random choice would almost never pick swap among n² cells, so whether the pie
+    # rule is used is drawn on its own.
+    pos = new_game("hex", n, variants)
+    while True:
+        black = sum(pos.piece_at(i) == "black" for i in range(pos.grid.cells))
+        white = sum(pos.piece_at(i) == "white" for i in range(pos.grid.cells))
+        placements = sum(action != "swap" for action in pos.actions)
+        # swap-pieces turns the first black stone white without adding one, so from
+        # then on White is one stone ahead or level; otherwise Black is level or one ahead.
+        pieces_swapped = "swap-pieces" in variants and "swap" in pos.actions
+        assert black + white == placements, pos.actions
+        assert black - white in ({-1, 0} if pieces_swapped else {0, 1}), pos.actions
+        if pos.outcome is not None:
+            break
+        legal = pos.legal_actions()
+        if "swap" in legal and take_swap:
+            pos.play("swap")
+        else:
+            pos.play(rng.choice([a for a in legal if a != "swap"]))

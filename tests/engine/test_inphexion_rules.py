@@ -249,6 +249,20 @@ def test_the_shorthand_with_two_surrounded_discs_asks_where_each_goes():
     refused(pos, "c3 c4 a5", "two discs are surrounded")
 
 
+def test_two_bare_destinations_with_two_waiting_discs_ask_where_each_goes():
+    refused(relocating_two(), "a5 e5", r"two discs are surrounded \(d2, b3\): say where each goes, e\.g\. d2>\w+ b3>\w+")
+
+
+def test_two_bare_cells_with_one_waiting_disc_say_how_to_relocate_it_and_to_leave_out_the_extra():
+    refused(relocating_one(), "a5 b5", r"one disc is surrounded \(c3\): relocate it with c3>a5 and leave out b5$")
+
+
+def test_a_whole_turn_with_bare_destinations_for_two_surrounded_discs_asks_where_each_goes():
+    pos = InpHexion.from_board(TWO_SURROUNDED, "white")
+    refused(pos, "c3 c4 a5 e5", r"two discs are surrounded \(d2, b3\): say where each goes")
+    assert pos.phase == "move" and pos.actions == []
+
+
 def test_a_destination_after_a_move_that_surrounds_nothing_is_refused():
     pos = play(new_game("inphexion"), "d4")
     refused(pos, "d4 e4 a1", r"the turn ended after d4 e4 \(no disc was surrounded\): leave out a1")
