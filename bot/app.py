@@ -14,7 +14,7 @@ from discord.ext import commands
 from .ai import BotAI
 from .clock import Clock, SystemClock
 from .config import Settings
-from .present import MENTION_USERS
+from .present import MENTION_USERS, SORRY, reply_privately
 from .service import GameService
 from .store import Store
 from .timers import Timers
@@ -23,7 +23,6 @@ from .views import ChallengeButton, ClaimButton, TakebackButton
 log = logging.getLogger(__name__)
 
 COGS = ("bot.cogs.challenges", "bot.cogs.play", "bot.cogs.info", "bot.cogs.lifecycle", "bot.cogs.opponent")
-SORRY = "Sorry — something went wrong on my side. Nothing you did caused it; `/board` shows the current game."
 
 
 class HexBot(commands.Bot):
@@ -91,14 +90,3 @@ class HexBot(commands.Bot):
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()
-
-
-async def reply_privately(interaction: discord.Interaction, message: str) -> None:
-    """Answer with an ephemeral message, whether or not the interaction was answered already."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
-            await interaction.response.send_message(message, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not tell user about an error", exc_info=True)

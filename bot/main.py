@@ -38,11 +38,25 @@ def run_bot() -> int:
     setup_logging(settings.log_level, settings.token)
     log.info("starting with %r", settings)
     try:
+        # Fail here, in one line, rather than inside the running client.
+        Path(settings.database_path).parent.mkdir(parents=True, exist_ok=True)
+        sqlite3.connect(settings.database_path).close()
+    except (sqlite3.Error, OSError) as exc:
+        return fail(f"can't open the database at {settings.database_path} ({exc}); check DATABASE_PATH.")
+    try:
         asyncio.run(_run(settings))
     except discord.LoginFailure:
         return fail("Discord rejected the token in DISCORD_TOKEN. Copy it again from the Developer Portal (Bot → Reset Token).")
     except discord.PrivilegedIntentsRequired:
         return fail("Discord refused the gateway intents; this bot needs none of the privileged ones — check the application.")
+    except discord.Forbidden as exc:
+        where = f"the server in DEV_GUILD_ID ({settings.dev_guild_id})" if settings.dev_guild_id else "Discord"
+        return fail(f"{where} refused the bot at start-up ({exc.status}: {exc.text or 'forbidden'}). "
+                    "Is the bot invited there with the applications.commands scope?")
+    except discord.HTTPException as exc:
+        return fail(f"Discord answered {exc.status} at start-up ({exc.text or 'no details'}); try again shortly.")
+    except (sqlite3.Error, OSError) as exc:
+        return fail(f"can't open the database at {settings.database_path} ({exc}); check DATABASE_PATH.")
     except KeyboardInterrupt:
         pass
     return 0

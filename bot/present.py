@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 import discord
 
 from . import images, texts
 from .service import ActiveGame, GameService, PlayResult
+
+log = logging.getLogger(__name__)
 
 EMBED_COLOUR = discord.Colour.from_rgb(214, 160, 82)
 #: only the people a message names may be pinged — never @everyone or roles
@@ -52,3 +55,17 @@ async def reply_with_result(interaction: discord.Interaction, service: GameServi
     """Answer an interaction publicly with the new board (deferred first: drawing takes a moment)."""
     await interaction.response.defer(thinking=True)
     await interaction.followup.send(**(await result_message(service, result, now)).kwargs())
+
+
+SORRY = "Sorry — something went wrong on my side. Nothing you did caused it; `/board` shows the current game."
+
+
+async def reply_privately(interaction: discord.Interaction, message: str) -> None:
+    """Answer with an ephemeral message, whether or not the interaction was answered already."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell user about an error", exc_info=True)

@@ -222,6 +222,7 @@ class GameService:
         self._positions: dict[int, Position] = {}
         self._game_locks: dict[int, asyncio.Lock] = {}
         self._challenge_locks: dict[int, asyncio.Lock] = {}
+        self._channel_locks: dict[int, asyncio.Lock] = {}
 
     # -- challenges -----------------------------------------------------------------
     async def create_challenge(self, req: ChallengeRequest, names: dict[int, str] | None = None) -> ChallengeRow:
@@ -279,6 +280,19 @@ class GameService:
     def _challenge_lock(self, challenge_id: int) -> asyncio.Lock:
         return self._challenge_locks.setdefault(challenge_id, asyncio.Lock())
 
+    def _channel_lock(self, channel_id: int) -> asyncio.Lock:
+        return self._channel_locks.setdefault(channel_id, asyncio.Lock())
+
+    @contextlib.asynccontextmanager
+    async def _starting_game(self, channel_id: int) -> AsyncIterator[None]:
+        """The transaction that inserts a game; a clash on "one game per channel" is a UserError."""
+        try:
+            async with self.store.transaction():
+                yield
+        except sqlite3.IntegrityError:
+            # Only possible with a second bot process on the same file (this one holds the channel lock).
+            raise UserError("A game has just started in this channel; challenge again with `thread:true`.") from None
+
     async def _open_challenge(self, challenge_id: int) -> ChallengeRow:
         row = await self.store.get_challenge(challenge_id)
         if row is None:
@@ -305,25 +319,28 @@ class GameService:
             ch = await self._open_challenge(challenge_id)
             if user_id != ch.opponent_id:
                 raise UserError("Only the challenged player can accept this challenge.")
-            channel_id, parent_id = ch.channel_id, None
-            if not ch.thread and await self.store.active_game_in(ch.channel_id):
-                raise UserError(
-                    "A game is already in progress in this channel; ask for a new challenge with `thread:true`."
-                )
-            if ch.thread:
-                if open_thread is None:
-                    raise UserError("This challenge needs a thread, which can't be made here.")
-                channel_id, parent_id = await open_thread(ch)
-            now = self.clock()
-            async with self.store.transaction():
-                game, cut = await self._new_game(
-                    guild_id=ch.guild_id, channel_id=channel_id, parent_id=parent_id, game=ch.game, size=ch.size,
-                    variants=ch.variants, challenger_id=ch.challenger_id, opponent_id=ch.opponent_id, seat=ch.seat,
-                    rated=ch.rated, clock=ch.clock, challenge_id=ch.id, now=now,
-                )
-                if not await self.store.close_challenge(ch.id, "accepted", game.id):
-                    raise UserError("That challenge has just ended.")
-                await self.store.delete_timers("challenge-expiry", ch.id)
+            # One game start at a time per channel: two challenges accepted at the same moment
+            # must not both pass the "channel is free" check.
+            async with self._channel_lock(ch.channel_id):
+                channel_id, parent_id = ch.channel_id, None
+                if not ch.thread and await self.store.active_game_in(ch.channel_id):
+                    raise UserError(
+                        "A game is already in progress in this channel; ask for a new challenge with `thread:true`."
+                    )
+                if ch.thread:
+                    if open_thread is None:
+                        raise UserError("This challenge needs a thread, which can't be made here.")
+                    channel_id, parent_id = await open_thread(ch)
+                now = self.clock()
+                async with self._starting_game(ch.channel_id):
+                    game, cut = await self._new_game(
+                        guild_id=ch.guild_id, channel_id=channel_id, parent_id=parent_id, game=ch.game, size=ch.size,
+                        variants=ch.variants, challenger_id=ch.challenger_id, opponent_id=ch.opponent_id, seat=ch.seat,
+                        rated=ch.rated, clock=ch.clock, challenge_id=ch.id, now=now,
+                    )
+                    if not await self.store.close_challenge(ch.id, "accepted", game.id):
+                        raise UserError("That challenge has just ended.")
+                    await self.store.delete_timers("challenge-expiry", ch.id)
             if names:
                 await self.store.remember_names(ch.guild_id, names, now)
             await self._wake()
@@ -356,7 +373,6 @@ class GameService:
             ai_level=ai_level,
         )
         await self._arm_timers(row, now)
-        self._positions[row.id] = options.new_position()
         return row, cut
 
     async def start_ai_game(
@@ -365,7 +381,7 @@ class GameService:
         bot_id: int,
         open_thread: Callable[[str], Awaitable[tuple[int, int]]] | None = None,
         names: dict[int, str] | None = None,
-    ) -> StartedGame | tuple[ActiveGame, dict[str, str] | None]:
+    ) -> tuple[ActiveGame, dict[str, str] | None]:
         """Start a game against the bot's AI at once (no Accept step); unrated, kept off the leaderboard."""
         if req.level not in ("easy", "medium", "hard"):
             raise UserError("`level` is easy, medium or hard.")
@@ -376,11 +392,20 @@ class GameService:
         thread = settings.always_thread and not req.channel_is_thread if req.thread is None else req.thread
         if thread and req.channel_is_thread:
             raise UserError("This is already a thread; start again with `thread:false` to play right here.")
-        if not thread and await self.store.active_game_in(req.channel_id):
-            raise UserError("A game is already in progress in this channel. Add `thread:true` to play in a new thread.")
         clock = req.clock or "none"
         if clock not in CLOCKS:
             raise UserError(f"`clock` is one of {', '.join(CLOCKS)} (time per move).")
+        async with self._channel_lock(req.channel_id):
+            if not thread and await self.store.active_game_in(req.channel_id):
+                raise UserError(
+                    "A game is already in progress in this channel. Add `thread:true` to play in a new thread.")
+            return await self._start_ai_game(req, options, thread, clock, bot_id, open_thread, names)
+
+    async def _start_ai_game(
+        self, req: ChallengeRequest, options: engine.GameOptions, thread: bool, clock: str, bot_id: int,
+        open_thread: Callable[[str], Awaitable[tuple[int, int]]] | None, names: dict[int, str] | None,
+    ) -> tuple[ActiveGame, dict[str, str] | None]:
+        """The rest of :meth:`start_ai_game`, under the channel's lock."""
         channel_id, parent_id = req.channel_id, None
         if thread:
             if open_thread is None:
@@ -388,7 +413,7 @@ class GameService:
             who = (names or {}).get(req.challenger_id, "you")
             channel_id, parent_id = await open_thread(f"{GAME_TITLES[options.game]}: {who} vs the computer"[:100])
         now = self.clock()
-        async with self.store.transaction():
+        async with self._starting_game(req.channel_id):
             row, cut = await self._new_game(
                 guild_id=req.guild_id, channel_id=channel_id, parent_id=parent_id, game=options.game,
                 size=options.size, variants=options.variants, challenger_id=req.challenger_id, opponent_id=bot_id,
@@ -632,15 +657,16 @@ class GameService:
 
     async def abandon_if_idle(self, game_id: int) -> PlayResult | None:
         """Close a game without a clock after 30 days without a move (unrated); None if it is alive."""
-        row = await self.store.get_game(game_id)
-        if row is None or row.status != "active" or CLOCKS.get(row.clock) is not None:
-            return None
-        if self.clock() - row.updated_at < ABANDON_AFTER:
-            async with self.store.transaction():
-                await self.store.add_timer(row.updated_at + ABANDON_AFTER, "abandon", row.id)
-            await self._wake()
-            return None
-        async with self._game_lock(row.id):
+        async with self._game_lock(game_id):
+            # Read inside the lock: a move that just got in keeps the game alive.
+            row = await self.store.get_game(game_id)
+            if row is None or row.status != "active" or CLOCKS.get(row.clock) is not None:
+                return None
+            if self.clock() - row.updated_at < ABANDON_AFTER:
+                async with self.store.transaction():
+                    await self.store.add_timer(row.updated_at + ABANDON_AFTER, "abandon", row.id)
+                await self._wake()
+                return None
             pos = await self._position(row)
             trial = pos.copy()
             trial.finish(Outcome(None, Reason.ABANDONED))

@@ -546,6 +546,10 @@ class Store:
         cur = await self._run("DELETE FROM timers WHERE id = ?", (timer_id,))
         return cur.rowcount == 1
 
+    async def timer_exists(self, timer_id: int) -> bool:
+        """Whether an event is still waiting (not handled, not cancelled)."""
+        return await self._one("SELECT 1 FROM timers WHERE id = ?", (timer_id,)) is not None
+
     async def delete_timers(self, kind: str, ref_id: int) -> None:
         """Remove every event of a kind about one thing (inside a transaction)."""
         await self._run("DELETE FROM timers WHERE kind = ? AND ref_id = ?", (kind, ref_id))

@@ -60,19 +60,21 @@ class Timers:
         """Dispatch every row due now; return how many ran."""
         count = 0
         for row in await self.store.due_timers(self.clock.now()):
-            async with self.store.transaction():
-                mine = await self.store.delete_timer(row.id)
-            if not mine:
-                continue  # already handled (e.g. the challenge was accepted meanwhile)
+            if not await self.store.timer_exists(row.id):
+                continue  # cancelled meanwhile (e.g. the challenge was accepted, or a move re-armed the clock)
             handler = self._handlers.get(row.kind)
             if handler is None:
                 log.warning("timer %d: no handler for kind %s", row.id, row.kind)
-                continue
-            try:
-                await handler(row)
-            except Exception:
-                log.exception("timer %d (%s %d) failed", row.id, row.kind, row.ref_id)
-            count += 1
+            else:
+                try:
+                    await handler(row)
+                except Exception:
+                    log.exception("timer %d (%s %d) failed", row.id, row.kind, row.ref_id)
+                count += 1
+            # Deleted only once handled: a crash while the handler ran leaves the row to run
+            # again after the restart (handlers ignore a timer that is stale or already done).
+            async with self.store.transaction():
+                await self.store.delete_timer(row.id)
         return count
 
     async def _run(self) -> None:

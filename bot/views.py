@@ -3,13 +3,31 @@ working after a restart (registered with ``add_dynamic_items`` in setup_hook).""
 
 from __future__ import annotations
 
+import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Awaitable
 
 import discord
 
+from .present import SORRY, reply_privately
+
 if TYPE_CHECKING:
     from .app import HexBot
+
+log = logging.getLogger(__name__)
+
+
+async def guarded(interaction: discord.Interaction, what: str, work: Awaitable[None]) -> None:
+    """Run a button's work; an unexpected error is logged and the clicker gets a short apology.
+
+    discord.py only logs errors of dynamic items (the command tree's error handler never
+    sees them), so without this a failed click would leave the user with no answer.
+    """
+    try:
+        await work
+    except Exception:
+        log.exception("button %s failed", what)
+        await reply_privately(interaction, SORRY)
 
 CHALLENGE_ID = "hexcord:challenge:{id}:{act}"
 
@@ -45,7 +63,8 @@ class ChallengeButton(
         """Hand the click to the challenges cog."""
         bot: HexBot = interaction.client  # type: ignore[assignment]
         cog = bot.get_cog("Challenges")
-        await cog.button(interaction, self.challenge_id, self.act)  # type: ignore[union-attr]
+        await guarded(interaction, self.custom_id,
+                      cog.button(interaction, self.challenge_id, self.act))  # type: ignore[union-attr]
 
 
 def challenge_view(challenge_id: int) -> discord.ui.View:
@@ -79,7 +98,8 @@ class TakebackButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the click to the lifecycle cog."""
         cog = interaction.client.get_cog("Lifecycle")
-        await cog.takeback_button(interaction, self.takeback_id, self.act == "accept")  # type: ignore[union-attr]
+        await guarded(interaction, self.custom_id,
+                      cog.takeback_button(interaction, self.takeback_id, self.act == "accept"))  # type: ignore[union-attr]
 
 
 class ClaimButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hexcord:claim:(?P<game>\d+)"):
@@ -100,7 +120,7 @@ class ClaimButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hexcord:
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the click to the lifecycle cog."""
         cog = interaction.client.get_cog("Lifecycle")
-        await cog.claim_button(interaction, self.game_id)  # type: ignore[union-attr]
+        await guarded(interaction, self.custom_id, cog.claim_button(interaction, self.game_id))  # type: ignore[union-attr]
 
 
 def takeback_view(takeback_id: int) -> discord.ui.View:

@@ -228,7 +228,11 @@ class Challenges(commands.Cog):
         closing = f"{describe_challenge(ch)} — accepted by <@{ch.opponent_id}>: game #{game.row.id}{where}."
         if interaction.type is discord.InteractionType.component:
             # The click was on the challenge message itself: answer the interaction by editing it.
-            await interaction.edit_original_response(content=closing, view=None, allowed_mentions=NO_MENTIONS)
+            try:
+                await interaction.edit_original_response(content=closing, view=None, allowed_mentions=NO_MENTIONS)
+            except discord.HTTPException as exc:
+                # The game has started all the same: its board below is what matters.
+                log.warning("challenge %d: could not edit its message: %s", ch.id, exc)
         else:
             await self._close_message(ch, closing)
             await interaction.followup.send(f"Accepted — game #{game.row.id}{where}.", ephemeral=True)

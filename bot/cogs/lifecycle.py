@@ -169,10 +169,12 @@ class Lifecycle(commands.Cog):
     async def on_reminder(self, timer: TimerRow) -> None:
         """A quarter of the time is left: remind the player(s) to move."""
         g = await self.service.due_game(timer.ref_id, timer.payload)
-        if g is None:
-            return
+        if g is None or (g.row.deadline or 0) <= self.bot.clock.now():
+            return  # after a long downtime the deadline itself is the news
         left = format_duration((g.row.deadline or 0) - self.bot.clock.now())
         for user_id in g.users_to_move():
+            if self.bot.user is not None and user_id == self.bot.user.id:
+                continue  # the computer needs no reminder
             text = f"⏰ <@{user_id}>, your move in game #{g.row.id} — {left} left."
             if await self.service.store.wants_dm(user_id):
                 try:

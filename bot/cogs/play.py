@@ -81,7 +81,11 @@ class Play(commands.Cog):
         channel = interaction.channel
         if isinstance(channel, discord.Thread) and channel.archived and not channel.locked:
             # A game thread archived while players were away comes back when someone moves.
-            await channel.edit(archived=False)
+            try:
+                await channel.edit(archived=False)
+            except discord.HTTPException as exc:
+                # The move is saved; the reply below still shows it (Discord reopens a thread it is posted in).
+                log.warning("game %d: could not unarchive thread %d: %s", result.game.row.id, channel.id, exc)
         if result.secret:
             await self._secret_choice(interaction, result)
             return

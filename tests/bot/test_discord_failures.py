@@ -16,6 +16,7 @@ import sqlite3
 
 import pytest
 
+from bot.present import SORRY
 from tests.bot.harness import Harness, png_of
 from tests.fake_discord import InteractionFailed
 
@@ -184,4 +185,51 @@ async def test_when_the_game_start_board_never_gets_through_the_game_exists_once
     assert con.execute("SELECT COUNT(*) FROM games").fetchone() == (1,)
     con.close()
     assert any(rec.levelno >= logging.ERROR for rec in caplog.records), "the lost board must be logged"
+    no_crash(caplog)
+
+
+async def test_a_refused_challenge_edit_on_accept_still_starts_the_game_with_its_board(harness, caplog):
+    w = harness.world
+    fake = harness.fake
+    async with harness.running():
+        r = await harness.challenge(w.alice, w.bob, "hex", size=5, seat="first")
+        fault = fake.fail(ORIGINAL, status=404, times=1)
+        # The click's own answer (the edited challenge) is what fails, so don't wait for it.
+        await fake.start_component(w.bob, r, next(c for c in r.custom_ids if c.endswith(":accept")))
+        board = await fake.wait_for(lambda m: "begins" in str(m.embeds))
+        moved = await harness.move(w.alice, "c3")
+    assert fault.hits == 1
+    assert png_of(board) and not moved.ephemeral
+    no_crash(caplog)
+
+
+async def test_a_button_that_fails_inside_tells_the_clicker_privately(harness, caplog, monkeypatch):
+    w = harness.world
+    async with harness.running():
+        r = await harness.challenge(w.alice, w.bob, "hex", size=5, seat="first")
+
+        async def broken(*args, **kwargs):
+            raise RuntimeError("a bug in the accept path")
+
+        monkeypatch.setattr(harness.bot.service, "accept", broken)
+        clicked = await harness.fake.click(w.bob, r, next(c for c in r.custom_ids if c.endswith(":accept")))
+    assert clicked.ephemeral and SORRY in clicked.content and "Traceback" not in clicked.content
+    assert any("button hexcord:challenge" in rec.getMessage() for rec in caplog.records if rec.levelno >= logging.ERROR)
+    no_crash(caplog)
+
+
+async def test_a_refused_unarchive_still_answers_the_move_with_its_board(harness, caplog):
+    w = harness.world
+    fake = harness.fake
+    async with harness.running():
+        await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first", thread=True)
+        thread = fake.threads(harness.channel)[0]
+        thread.archived = True
+        await fake.dispatch("THREAD_UPDATE", thread.payload())
+        await fake.settle()
+        fault = fake.fail(r"^PATCH /channels/\d+$", status=403, times=1)
+        r = await harness.move(w.alice, "c3", channel=thread)
+    assert fault.hits == 1
+    assert not r.ephemeral and png_of(r)
+    assert actions(harness) == [(0, "c3")]
     no_crash(caplog)

@@ -3,6 +3,8 @@ takebacks, aborts, threads, settings and abandoned games. No test sleeps."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 import engine
@@ -119,6 +121,36 @@ async def test_a_deadline_set_before_a_restart_expires_after_it(harness, clock):
         expiry = await harness.fake.wait_for(lambda m: m.id > board.id and "Time is up" in m.content)
         r = await harness.fake.click(w.bob, expiry, expiry.components[0]["components"][0]["custom_id"])
     assert "claims the win on time" in r.embed["description"]
+
+
+async def test_after_a_downtime_past_the_deadline_only_the_deadline_is_announced(harness, clock):
+    async with harness.running():
+        board = await new_game(harness, clock="1h")
+    clock.advance(3600 + 1)  # the reminder (at 45 min) and the deadline both fell due while the bot was down
+    async with harness.running():
+        await harness.fake.wait_for(lambda m: m.id > board.id and "Time is up" in m.content)
+        await harness.fake.settle()
+        later = [m.content for m in harness.fake.messages(harness.channel) if m.id > board.id]
+    assert not any("⏰" in (text or "") for text in later), later
+
+
+async def test_a_timer_that_fails_while_handled_runs_again_after_a_restart(harness, clock, monkeypatch):
+    from bot.cogs.lifecycle import Lifecycle
+
+    async with harness.running():
+        board = await new_game(harness, clock="1h")
+    clock.advance(3600 + 1)
+
+    async def crash(self, timer):
+        raise asyncio.CancelledError  # the process dies in the middle of the handler
+
+    with monkeypatch.context() as m:
+        m.setattr(Lifecycle, "on_deadline", crash)
+        async with harness.running():
+            await harness.fake.settle()
+    async with harness.running():
+        expiry = await harness.fake.wait_for(lambda m: m.id > board.id and "Time is up" in m.content)
+    assert expiry.components
 
 
 async def test_an_accepted_takeback_undoes_the_turn_and_the_record_keeps_it(harness):

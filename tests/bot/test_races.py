@@ -204,3 +204,23 @@ async def test_resign_racing_moves_applies_one_resignation_and_at_most_one_move(
             assert winner_seat == (1 if resigner == w.alice.id else 0)  # alice has seat 0
             assert "resigned" in resigns[0].embed["description"]
     assert not [rec for rec in caplog.records if rec.levelno >= logging.ERROR]
+
+
+async def test_two_challenges_accepted_at_once_in_one_channel_start_one_game(harness, caplog):
+    w = harness.world
+    fake = harness.fake
+    async with harness.running():
+        first = await harness.challenge(w.alice, w.bob, "hex", size=5)
+        second = await harness.challenge(w.carol, w.admin, "hex", size=5)
+        results = await all_at_once(harness, [
+            fake.start_component(w.bob, first, next(c for c in first.custom_ids if c.endswith(":accept"))),
+            fake.start_component(w.admin, second, next(c for c in second.custom_ids if c.endswith(":accept"))),
+        ])
+        await fake.wait_for(lambda m: "begins" in str(m.embeds))
+        await fake.settle()
+    assert query(harness, "SELECT COUNT(*) FROM games") == [(1,)]
+    losers = [r for r in results if r.ephemeral]
+    assert len(losers) == 1, [r.content for r in results]
+    assert_clear_refusal(losers[0])
+    assert "thread:true" in losers[0].content
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

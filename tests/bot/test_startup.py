@@ -97,3 +97,22 @@ def test_log_records_have_the_token_scrubbed():
     record = logging.LogRecord("x", logging.INFO, __file__, 1, "connecting with %s", ("sekrit-token",), None)
     RedactFilter("sekrit-token").filter(record)
     assert "sekrit-token" not in record.getMessage()
+
+
+async def test_a_dev_guild_the_bot_is_not_in_prints_one_line_and_exits_2(fake_discord, tmp_path):
+    env = fake_discord.launch_env(env_without_token(tmp_path))
+    env["DISCORD_TOKEN"] = fake_discord.token
+    env["DEV_GUILD_ID"] = "123456789012345678"
+    code, out, err = await run(fake_discord.launch_command("bot"), env, tmp_path)
+    assert code == 2
+    assert err.strip().splitlines()[-1].startswith("error: ") and "DEV_GUILD_ID" in err
+    assert "Traceback" not in err + out
+
+
+async def test_an_unusable_database_path_prints_one_line_and_exits_2(fake_discord, tmp_path):
+    env = fake_discord.launch_env(env_without_token(tmp_path))
+    env["DISCORD_TOKEN"] = fake_discord.token
+    env["DATABASE_PATH"] = str(tmp_path)  # a folder, not a file
+    code, out, err = await run(fake_discord.launch_command("bot"), env, tmp_path)
+    assert code == 2
+    assert "DATABASE_PATH" in err and "Traceback" not in err + out
