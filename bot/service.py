@@ -63,6 +63,8 @@ class ChallengeRequest:
     thread: bool | None = None
     #: time per move; None: the server's default
     clock: str | None = None
+    #: threads can be made here (a text channel); a server's "always thread" default then applies
+    channel_can_thread: bool = True
     #: the opponent is this bot: a game against its AI at ``level``
     opponent_is_me: bool = False
     level: str = "medium"
@@ -238,9 +240,7 @@ class GameService:
         clock = req.clock or settings.default_clock
         if clock not in CLOCKS:
             raise UserError(f"`clock` is one of {', '.join(CLOCKS)} (time per move).")
-        thread = settings.always_thread and not req.channel_is_thread if req.thread is None else req.thread
-        if thread and req.channel_is_thread:
-            raise UserError("This is already a thread; challenge again with `thread:false` to play right here.")
+        thread = self._wants_thread(req, settings)
         if not thread and await self.store.active_game_in(req.channel_id):
             raise UserError(
                 "A game is already in progress in this channel. Add `thread:true` to play in a new thread."
@@ -261,6 +261,18 @@ class GameService:
         log.info("challenge %d: %d challenges %d to %s %d×%d %s", row.id, req.challenger_id, req.opponent_id,
                  options.game, options.size, options.size, " ".join(options.variants) or "-")
         return row
+
+    @staticmethod
+    def _wants_thread(req: ChallengeRequest, settings: GuildSettings) -> bool:
+        """Whether the game gets a thread of its own: the option, else the server's default where possible."""
+        if req.thread is None:
+            return settings.always_thread and req.channel_can_thread and not req.channel_is_thread
+        if req.thread and req.channel_is_thread:
+            raise UserError("This is already a thread; challenge again with `thread:false` to play right here.")
+        if req.thread and not req.channel_can_thread:
+            raise UserError("Games get a thread of their own only in a text channel; "
+                            "challenge again with `thread:false` to play right here.")
+        return req.thread
 
     async def challenge(self, challenge_id: int) -> ChallengeRow | None:
         """A challenge by id."""
@@ -389,9 +401,7 @@ class GameService:
         if req.seat not in ("first", "second", "random"):
             raise UserError("`seat` is first, second or random.")
         settings = await self.store.guild_settings(req.guild_id)
-        thread = settings.always_thread and not req.channel_is_thread if req.thread is None else req.thread
-        if thread and req.channel_is_thread:
-            raise UserError("This is already a thread; start again with `thread:false` to play right here.")
+        thread = self._wants_thread(req, settings)
         clock = req.clock or "none"
         if clock not in CLOCKS:
             raise UserError(f"`clock` is one of {', '.join(CLOCKS)} (time per move).")

@@ -90,6 +90,7 @@ class Challenges(commands.Cog):
             guild_id=interaction.guild_id or 0,
             channel_id=interaction.channel_id or 0,
             channel_is_thread=isinstance(interaction.channel, discord.Thread),
+            channel_can_thread=isinstance(interaction.channel, discord.TextChannel),
             challenger_id=interaction.user.id,
             opponent_id=opponent.id,
             opponent_is_bot=opponent.bot,

@@ -292,3 +292,14 @@ async def test_a_blind_hex_player_cannot_choose_twice(service):
     await service.play(CHANNEL, g.user_of("x"), "1+2")
     with pytest.raises(UserError, match="already chosen"):
         await service.play(CHANNEL, g.user_of("x"), "1+3")
+
+
+async def test_a_thread_is_refused_where_threads_cannot_be_made(service):
+    with pytest.raises(UserError, match="text channel"):
+        await service.create_challenge(request(thread=True, channel_can_thread=False))
+
+
+async def test_the_servers_thread_default_is_skipped_where_threads_cannot_be_made(service, store):
+    await service.update_guild_settings(request().guild_id, always_thread=True)
+    ch = await service.create_challenge(request(channel_can_thread=False))
+    assert not ch.thread
