@@ -759,12 +759,16 @@ class GameService:
         first = len(turn)
         while first > 0 and turn[first - 1][2] == user_id:
             first -= 1
-        undone = rows[first:]
+        async with self.store.transaction():
+            tb = await self.store.insert_takeback(row.id, user_id, rows[-1][0], self.clock())
+        return await self._undo(row, tb, [(seq, action) for seq, action, _, _ in rows[first:]])
+
+    async def _undo(self, row: GameRow, tb: TakebackRow, turn: list[tuple[int, str]]) -> tuple[TakebackRow, ActiveGame]:
+        """Mark ``turn`` (seq, action) taken back, close the request as accepted, restart the clock."""
         now = self.clock()
         async with self.store.transaction():
-            tb = await self.store.insert_takeback(row.id, user_id, rows[-1][0], now)
-            await self.store.mark_taken_back(row.id, [r[0] for r in undone])
-            await self.store.close_takeback(tb.id, "accepted", " | ".join(r[1] for r in undone))
+            await self.store.mark_taken_back(row.id, [seq for seq, _ in turn])
+            await self.store.close_takeback(tb.id, "accepted", " | ".join(a for _, a in turn))
             per_move = CLOCKS.get(row.clock)
             await self.store.set_deadline(row.id, None if per_move is None else now + per_move)
             fresh = await self.store.get_game(row.id)
@@ -772,7 +776,7 @@ class GameService:
             await self._arm_timers(fresh, now)
         self._positions.pop(row.id, None)
         await self._wake()
-        log.info("game %d: takeback %d against the computer, undid %s", row.id, tb.id, [r[1] for r in undone])
+        log.info("game %d: takeback %d accepted, undid %s", row.id, tb.id, [a for _, a in turn])
         closed = await self.store.get_takeback(tb.id)
         g = await self.game(row.id)
         assert closed is not None and g is not None
@@ -809,22 +813,7 @@ class GameService:
                     break
                 turn.append((seq, action))
             turn.reverse()
-            now = self.clock()
-            async with self.store.transaction():
-                await self.store.mark_taken_back(row.id, [seq for seq, _ in turn])
-                await self.store.close_takeback(tb.id, "accepted", " | ".join(a for _, a in turn))
-                per_move = CLOCKS.get(row.clock)
-                await self.store.set_deadline(row.id, None if per_move is None else now + per_move)
-                fresh = await self.store.get_game(row.id)
-                assert fresh is not None
-                await self._arm_timers(fresh, now)
-            self._positions.pop(row.id, None)
-            await self._wake()
-            log.info("game %d: takeback %d accepted, undid %s", row.id, tb.id, [a for _, a in turn])
-            tb = await self.store.get_takeback(tb.id)
-            g = await self.game(row.id)
-            assert tb is not None and g is not None
-            return tb, g
+            return await self._undo(row, tb, turn)
 
     # -- settings ------------------------------------------------------------------------
     async def update_guild_settings(
