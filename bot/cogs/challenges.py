@@ -133,7 +133,7 @@ class Challenges(commands.Cog):
             return
         await interaction.response.defer(thinking=True)
         names = await self.service.names(game.row.guild_id, game.row.seats)
-        lines = [f"Game #{game.row.id} against the computer ({req.level}) begins!",
+        lines = [f"Game #{game.row.id} against the computer ({req.level}, unrated) begins!",
                  " · ".join(texts.player(game, c, names) for c in game.position.colours)]
         if cut:
             winner = game.position.options.first

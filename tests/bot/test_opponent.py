@@ -53,7 +53,7 @@ async def test_challenging_the_bot_starts_the_game_at_once_without_an_accept_ste
     async with harness.running():
         r = await harness.challenge(w.alice, w.bot, "hex", size=5, seat="first", level="easy")
     assert not r.ephemeral and png_of(r)
-    assert "against the computer (easy)" in r.content or "against the computer (easy)" in (r.embed or {}).get(
+    assert "against the computer (easy, unrated)" in r.content or "against the computer (easy, unrated)" in (r.embed or {}).get(
         "description", "")
     assert not any(c.endswith(":accept") for c in r.custom_ids)
     game = newest_game(harness)
