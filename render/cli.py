@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             with open(output, "wb") as fh:
                 fh.write(png)
         if args.gif:
-            gif = render_replay(Record.of(pos), names=names, theme=args.theme, width=args.width or 720)
+            gif = render_replay(Record.of(pos), names=names, theme=args.theme, width=args.width or 720, flip=args.flip)
             with open(args.gif, "wb") as fh:
                 fh.write(gif)
     except (OSError, ValueError, ActionError) as exc:

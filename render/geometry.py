@@ -179,6 +179,16 @@ class Layout:
         before, after = SIDES[i - 1], SIDES[(i + 1) % 4]
         return self.side_outline(side) + self._corner(side, after)[0] + self._corner(before, side)[1]
 
+    def band_rim(self, side: str) -> list[Point]:
+        """The band's outline without its zigzag: from the last cell corner, round the outside, to the first.
+
+        It runs along the seam with the next band, the outer edge and the seam
+        with the band before; the zigzag is left out because the cells cover it.
+        """
+        poly = self.band_polygon(side)
+        zigzag = len(self.side_outline(side))
+        return poly[zigzag - 1 :] + [poly[0]]
+
     # -- coordinates -------------------------------------------------------------
     def labels(self) -> list[Label]:
         """Column letters above and below the board, row numbers left and right of it."""

@@ -24,6 +24,9 @@ ROW1 = 46
 ROW2 = 30
 CARD_ROW = 50
 FOOTER = 34
+#: smallest footer text in pixels: below it the bundled font's spaces shrink until
+#: words run together ("discto relocate" at 480 px wide)
+FOOTER_MIN_TEXT = 13
 DARK_TEXT = hex_rgb("#1b1b1f")
 LIGHT_TEXT = hex_rgb("#ffffff")
 
@@ -35,7 +38,14 @@ def header_height(scene: Scene, scale: float) -> int:
 
 def footer_height(scene: Scene, scale: float) -> int:
     """Height of the footer, zero when it has nothing to say."""
-    return round(FOOTER * scale) if (scene.last or scene.caption) else 0
+    if not (scene.last or scene.caption):
+        return 0
+    return max(round(FOOTER * scale), round(1.6 * _footer_text(scale)))
+
+
+def _footer_text(scale: float) -> int:
+    """Font size of the footer: 20 px at 900 px wide, never below :data:`FOOTER_MIN_TEXT`."""
+    return max(FOOTER_MIN_TEXT, round(20 * scale))
 
 
 def _panel_height(scene: Scene) -> int:
@@ -227,7 +237,7 @@ def draw_footer(image: Image.Image, scene: Scene, lay: Layout, theme: Theme) -> 
         return
     s = lay.scale
     draw = ImageDraw.Draw(image)
-    size = round(20 * s)
+    size = _footer_text(s)
     f = font(size)
     cy = lay.height - lay.footer / 2 - 4 * s
     m = MARGIN * s

@@ -1,4 +1,4 @@
-"""Draw a :class:`~render.scene.Scene`: board layer, tints, pieces, marks, arrows, header, footer.
+"""Draw a :class:`~render.scene.Scene`: board layer, tints, Blind Hex marks, pieces, marks, arrows, header, footer.
 
 The painter knows nothing about the games; it turns the scene's cells into
 pixels with :mod:`render.geometry` and the cached sprites of
@@ -12,7 +12,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from .board import board_layer
+from .board import board_layer, digit, marks_layer
 from .geometry import Layout, layout
 from .header import draw_footer, draw_header, footer_height, header_height
 from .pieces import DISC, cell_tint, disc, dot, ghost, letter, place, ring, stack
@@ -35,14 +35,14 @@ def paint(scene: Scene, theme: Theme, width: int = 900, flip: bool = False) -> I
     tints = {
         "win": cell_tint(theme.win, 235, R),
         "hint": cell_tint(theme.hint, 150, R),
-        # hides a Blind Hex digit under a letter, leaving the cell's ticks
-        "erase": cell_tint(theme.cell_numbered, 255, R, inset=0.3),
     }
     for cell, kind in scene.tints:
-        place(image, tints[kind], *lay.centre(cell))
+        if kind in tints:
+            place(image, tints[kind], *lay.centre(cell))
     if scene.chain:
         # under the pieces: it joins the chain's tinted cells into one path
         _chain_line(image, lay, scene.chain, theme.win)
+    _numbers(image, scene, lay, theme)
     for piece in scene.pieces:
         place(image, piece_sprite(piece, R), *lay.centre(piece.cell))
     marks = {
@@ -58,6 +58,22 @@ def paint(scene: Scene, theme: Theme, width: int = 900, flip: bool = False) -> I
     draw_header(image, scene, lay, theme)
     draw_footer(image, scene, lay, theme)
     return image
+
+
+def _numbers(image: Image.Image, scene: Scene, lay: Layout, theme: Theme) -> None:
+    """Blind Hex's ticks and digits, over the tints and the winning line so they keep their contrast.
+
+    An ``erase`` tint leaves out the digit of a cell a letter stands on; its ticks stay,
+    since they also tell which numbers the neighbouring cells match.
+    """
+    if not scene.style.numbers:
+        return
+    for patch in marks_layer(scene.style, lay, theme):
+        image.paste(patch.image, (patch.x, patch.y), patch.image)
+    hidden = {cell for cell, kind in scene.tints if kind == "erase"}
+    for cell, k in enumerate(scene.style.numbers):
+        if k and cell not in hidden:
+            place(image, digit(k, lay.radius, theme), *lay.centre(cell))
 
 
 def piece_sprite(piece: Piece, radius: float) -> Image.Image:

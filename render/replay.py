@@ -65,8 +65,12 @@ def render_replay(
     names: Mapping[str, str] | None = None,
     theme: str = "dark",
     width: int = 720,
+    flip: bool = False,
 ) -> bytes:
-    """GIF bytes replaying ``record`` turn by turn (see the module docstring)."""
+    """GIF bytes replaying ``record`` turn by turn (see the module docstring).
+
+    ``flip`` turns the board half a turn in every frame, as in :func:`render.render_position`.
+    """
     check_width(width)
     look = _theme(theme)
     positions = list(turns(record))
@@ -79,8 +83,8 @@ def render_replay(
         sc.caption = f"turn {k}/{total}"
         if palette is None:
             cards = any(p.cards is not None for p in sc.panels)
-            palette = palette_for(sc.style, sc.size, cards, look, width, False)
-        frames.append(to_palette(paint(sc, look, width), palette))
+            palette = palette_for(sc.style, sc.size, cards, look, width, flip)
+        frames.append(to_palette(paint(sc, look, width, flip), palette))
     durations = [FRAME_MS] * (total - 1) + [FINAL_MS]
     out = io.BytesIO()
     frames[0].save(

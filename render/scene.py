@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from .board import BoardStyle
 from .theme import PieceColours
 
-#: kinds of cell tints drawn under the pieces
+#: kinds of cell tints drawn under the pieces; ``erase`` paints nothing but leaves out
+#: the Blind Hex digit of a cell (a letter stands on it)
 TINTS = ("win", "hint", "erase")
 #: kinds of marks drawn over the pieces
 MARKS = ("ring", "pending", "dot", "ghost")

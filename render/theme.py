@@ -102,7 +102,8 @@ class PieceColours:
     rim: RGB
     #: outline that separates the piece from the board
     edge: RGB
-    #: band along the player's sides, and the band's outline (so it reads on any background)
+    #: band along the player's sides, and the band's broad outline: it must stand out from a
+    #: background as dark (or light) as the band itself, since pieces keep their colours in both themes
     band: RGB
     band_edge: RGB
     #: text drawn on the piece (e.g. a last-move dot)
@@ -114,7 +115,8 @@ WHITE = PieceColours(
     rim=hex_rgb("#d3cdc0"),
     edge=hex_rgb("#6f6a60"),
     band=hex_rgb("#f4f1ea"),
-    band_edge=hex_rgb("#8c877d"),
+    # dark enough to frame the band on the light theme's #e3e0d8
+    band_edge=hex_rgb("#7a756b"),
     contrast=hex_rgb("#1b1b1f"),
 )
 BLACK = PieceColours(
@@ -122,7 +124,8 @@ BLACK = PieceColours(
     rim=hex_rgb("#151518"),
     edge=hex_rgb("#050506"),
     band=hex_rgb("#1b1c20"),
-    band_edge=hex_rgb("#9a9ca3"),
+    # light enough to frame the band on the dark theme's #2b2d31
+    band_edge=hex_rgb("#b8bbc2"),
     contrast=hex_rgb("#f4f1ea"),
 )
 #: Blind Hex letters: pencil colours that read on the warm board and are told apart by

@@ -1,9 +1,12 @@
 """Blind Hex: the numbered board with its hash marks, x and o letters, cards.
 
 A round is public only once both players have chosen, so the picture shows a
-secret choice only as "chosen" (never the cards). After a reveal, each box
-shows the two cards its player revealed; during the writing step the empty
-cells the current letter may go on are tinted.
+secret choice only as "chosen" (never the cards). While a revealed round is
+being written (and in the final position of a game that ended during one),
+each box shows the two cards its player revealed and the empty cells the
+current letter may go on are tinted. Once the round is over those cards are
+back in hand or set aside, so they are not shown as played any more (the
+footer still names them).
 """
 
 from __future__ import annotations
@@ -49,12 +52,20 @@ def scene(pos: Position, names: Mapping[str, str] | None) -> Scene:
     return sc
 
 
+def _round_on_table(pos: Position) -> bool:
+    """Whether a revealed round is on the table: being written, or the game ended while it was."""
+    return pos.phase == "write" or (pos.phase == "over" and any(pos.played().values()))
+
+
 def _panel(pos: Position, colour: str, names: Mapping[str, str] | None, writes: list[tuple[str, int]]):
-    """A player's box: hand size in words, cards aside and revealed as cards, and what they do now."""
+    """A player's box: hand size in words, cards aside and on the table as cards, and what they do now."""
     hand = len(pos.hands()[colour])
     aside = tuple(pos.aside()[colour])
-    revealed = pos.revealed()
-    played = tuple(revealed[colour]) if revealed else ()
+    # Only the cards still on the table: those of the round being written (kept in the final
+    # position if the game ended during it). ``revealed()`` would show last round's cards
+    # during the next choice too, next to the same cards counted in hand or aside.
+    # ``played()`` holds revealed cards only, so a secret choice never shows here.
+    played = tuple(pos.played()[colour]) if _round_on_table(pos) else ()
     phase = pos.phase
     detail = f"{hand} card{'s' if hand != 1 else ''} in hand"
     badge, tone, idle = "", "turn", ""

@@ -112,3 +112,17 @@ def test_names_lose_accents_and_characters_the_font_cannot_draw():
     assert display_name("white", {"white": "Zoë 🎲 名前"}) == "Zoe"
     assert display_name("white", {"white": "Jürgen Ødegård"}) == "Jurgen Odegard"
     assert display_name("white", {"white": "🎲🎲"}) == "White"
+
+
+@pytest.mark.parametrize("width", [300, 480, 900])
+def test_footer_text_stays_readable_on_narrow_pictures(width, random_position):
+    from render.games import scene_of
+    from render.header import FOOTER_MIN_TEXT, _footer_text, footer_height
+
+    pos = random_position("inphexion", 7, 10, 14)
+    scene = scene_of(pos, None)
+    scale = width / 900
+    assert _footer_text(scale) >= FOOTER_MIN_TEXT
+    # the footer is tall enough for its text
+    assert footer_height(scene, scale) >= 1.5 * _footer_text(scale)
+    assert render.layout_of(pos, width=width).footer == footer_height(scene, scale)

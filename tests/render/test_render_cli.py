@@ -55,3 +55,22 @@ def test_python_dash_m_render_runs(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert Image.open(io.BytesIO(out.read_bytes())).width == 900
+
+
+def test_cli_flips_the_replay_gif_too(tmp_path):
+    from render.replay import turns
+
+    import engine
+    import render
+
+    args = ["hex", "--size", "5", "c3", "a1", "e2"]
+    plain, flipped = tmp_path / "plain.gif", tmp_path / "flipped.gif"
+    assert main(args + ["--gif", str(plain)]) == 0
+    assert main(args + ["--gif", str(flipped), "--flip"]) == 0
+    pos = engine.new_game("hex", 5)
+    for a in ("c3", "a1", "e2"):
+        pos.play(a)
+    want = render.render_replay(engine.Record.of(pos), flip=True)
+    assert flipped.read_bytes() == want
+    assert plain.read_bytes() != want
+    assert len(list(turns(engine.Record.of(pos)))) == Image.open(flipped).n_frames

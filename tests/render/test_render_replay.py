@@ -89,3 +89,16 @@ def test_longest_11x11_game_stays_under_8_mb(random_position):
 def test_replay_rejects_an_absurd_width():
     with pytest.raises(ValueError, match="width"):
         render.render_replay(Record(engine.make_options("hex", 5)), width=10)
+
+
+def test_flipped_replay_shows_each_stone_where_the_flipped_layout_puts_it(random_position, shown):
+    pos = random_position("hex", 7, 12, 9)
+    record = Record.of(pos)
+    flipped = frames(render.render_replay(record, flip=True))
+    assert flipped != frames(render.render_replay(record))
+    positions = list(turns(record))
+    assert len(flipped) == len(positions)
+    for image, p in zip(flipped, positions):
+        lay = render.layout_of(p, width=720, caption="turn 1/1", flip=True)
+        for cell in range(49):
+            assert shown(image, lay, cell, "hex") == p.piece_at(cell), (p.grid.name(cell), len(p.actions))
