@@ -61,6 +61,10 @@ async def unchanged(h: Harness, attempt) -> InteractionResult:
     return r
 
 
+async def _deadline_handled(h: Harness) -> bool:
+    return not any("'deadline'" in row for row in snapshot(h)["timers"])
+
+
 async def _has_message(store) -> bool:
     ch = await store.get_challenge(1)
     return ch is not None and ch.message_id is not None
@@ -126,6 +130,8 @@ async def test_only_the_waiting_player_can_claim_a_win_on_time(harness, clock):
         await harness.move(w.alice, "c3")
         clock.advance(301)  # bob's five minutes are over
         notice = await harness.fake.wait_for(lambda m: bool(m.custom_ids) and "Time is up" in (m.content or ""))
+        # The deadline's timer row goes once its notice is out; wait for that before comparing snapshots.
+        await eventually(lambda: _deadline_handled(harness))
         claim = notice.custom_ids[0]
         refused(await unchanged(harness, lambda: harness.fake.click(w.carol, notice, claim)), "not playing")
         refused(await unchanged(harness, lambda: harness.slash(w.carol, "claim")), "not playing")

@@ -65,7 +65,10 @@ async def test_the_bot_runs_as_a_process_and_answers_a_command(fake_discord, tmp
 
 def test_settings_come_from_a_dotenv_file_without_overriding_the_environment(tmp_path, monkeypatch):
     for key in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
-        monkeypatch.delenv(key, raising=False)
+        # set, then delete: monkeypatch then restores the key's absence too, after
+        # load_dotenv has written the file's values into this process's environment
+        monkeypatch.setenv(key, "")
+        monkeypatch.delenv(key)
     (tmp_path / ".env").write_text("DISCORD_TOKEN=from-file\nDEV_GUILD_ID=123\nLOG_LEVEL=debug\n")
     monkeypatch.setenv("DATABASE_PATH", "elsewhere.sqlite3")
     s = load_settings(tmp_path / ".env")
@@ -105,7 +108,8 @@ async def test_a_dev_guild_the_bot_is_not_in_prints_one_line_and_exits_2(fake_di
     env["DEV_GUILD_ID"] = "123456789012345678"
     code, out, err = await run(fake_discord.launch_command("bot"), env, tmp_path)
     assert code == 2
-    assert err.strip().splitlines()[-1].startswith("error: ") and "DEV_GUILD_ID" in err
+    errors = [line for line in err.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and "DEV_GUILD_ID" in errors[0]
     assert "Traceback" not in err + out
 
 
@@ -115,4 +119,6 @@ async def test_an_unusable_database_path_prints_one_line_and_exits_2(fake_discor
     env["DATABASE_PATH"] = str(tmp_path)  # a folder, not a file
     code, out, err = await run(fake_discord.launch_command("bot"), env, tmp_path)
     assert code == 2
-    assert "DATABASE_PATH" in err and "Traceback" not in err + out
+    errors = [line for line in err.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and "DATABASE_PATH" in errors[0]
+    assert "Traceback" not in err + out
