@@ -239,6 +239,29 @@ async def test_commands_are_synced_only_when_they_change(harness):
     assert harness.fake.sync_count() == 1
 
 
+async def test_commands_are_synced_again_when_a_definition_changes(harness, monkeypatch):
+    from bot.app import HexBot
+
+    async with harness.running():
+        pass
+    sync = HexBot.sync_commands_if_changed
+
+    async def with_a_new_command(self: HexBot) -> bool:
+        # The next version of the bot has one more command (the cogs are re-imported on
+        # every start, so the change is made to the tree itself).
+        @self.tree.command(name="ping", description="Is the bot there?")
+        async def ping(interaction) -> None:
+            await interaction.response.send_message("pong", ephemeral=True)
+
+        return await sync(self)
+
+    monkeypatch.setattr(HexBot, "sync_commands_if_changed", with_a_new_command)
+    async with harness.running():
+        pass
+    assert harness.fake.sync_count() == 2
+    assert "ping" in harness.fake.synced_commands()
+
+
 async def test_a_dev_guild_gets_the_commands_synced_to_it(harness):
     guild = harness.world.guild
     async with harness.running(dev_guild_id=guild.id):
