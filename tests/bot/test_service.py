@@ -303,3 +303,14 @@ async def test_the_servers_thread_default_is_skipped_where_threads_cannot_be_mad
     await service.update_guild_settings(request().guild_id, always_thread=True)
     ch = await service.create_challenge(request(channel_can_thread=False))
     assert not ch.thread
+
+
+async def test_a_timeout_claim_is_a_rated_win_once_both_have_moved(service, store, clock):
+    await start(service, clock="1h")
+    await service.play(CHANNEL, ALICE, "c3")
+    await service.play(CHANNEL, BOB, "b2")
+    clock.t += 3600 + 1  # alice's hour is over
+    result = await service.claim(CHANNEL, BOB)
+    assert result.outcome.reason.value == "timeout"
+    bob = await store.get_rating(GUILD, "hex", BOB)
+    assert bob.wins == 1 and bob.rating > 1500
