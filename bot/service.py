@@ -650,6 +650,8 @@ class GameService:
         payload = json.dumps({"deadline": row.deadline})
         await self.store.add_timer(row.deadline - per_move / 4, "reminder", row.id, payload)
         await self.store.add_timer(row.deadline, "deadline", row.id, payload)
+        # A win on time nobody claims must not hold the channel for ever.
+        await self.store.add_timer(row.deadline + ABANDON_AFTER, "abandon", row.id)
 
     async def _wake(self) -> None:
         if self._schedule:
@@ -666,15 +668,19 @@ class GameService:
         return g
 
     async def abandon_if_idle(self, game_id: int) -> PlayResult | None:
-        """Close a game without a clock after 30 days without a move (unrated); None if it is alive."""
+        """Close a game (unrated) 30 days after its last move, or with a clock 30 days after
+        a deadline nobody claimed; None if it is alive."""
         async with self._game_lock(game_id):
             # Read inside the lock: a move that just got in keeps the game alive.
             row = await self.store.get_game(game_id)
-            if row is None or row.status != "active" or CLOCKS.get(row.clock) is not None:
+            if row is None or row.status != "active":
                 return None
-            if self.clock() - row.updated_at < ABANDON_AFTER:
+            clocked = CLOCKS.get(row.clock) is not None and row.deadline is not None
+            idle_until = (row.deadline if clocked else row.updated_at) + ABANDON_AFTER  # type: ignore[operator]
+            if self.clock() < idle_until:
                 async with self.store.transaction():
-                    await self.store.add_timer(row.updated_at + ABANDON_AFTER, "abandon", row.id)
+                    await self.store.delete_timers("abandon", row.id)
+                    await self.store.add_timer(idle_until, "abandon", row.id)
                 await self._wake()
                 return None
             pos = await self._position(row)

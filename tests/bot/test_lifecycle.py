@@ -289,3 +289,18 @@ async def test_a_game_without_a_clock_is_closed_as_abandoned_after_30_days(harne
     assert alive is not None
     assert png_of(closed)
     assert ratings.ephemeral  # unrated
+
+
+async def test_an_unclaimed_win_on_time_is_closed_as_abandoned_30_days_after_the_deadline(harness, clock):
+    w = harness.world
+    async with harness.running():
+        board = await new_game(harness, clock="1h")
+        await harness.move(w.alice, "c3")
+        clock.advance(3600 + 29 * DAY)  # bob is late, and alice never claims
+        alive = await harness.bot.service.game_in(harness.channel.id)
+        clock.advance(2 * DAY)
+        closed = await harness.fake.wait_for(lambda m: m.id > board.id and "abandoned" in str(m.embeds))
+        again = await harness.challenge(w.alice, w.carol, "hex", size=5)
+    assert alive is not None
+    assert png_of(closed)
+    assert not again.ephemeral, again.content  # the channel is free again
