@@ -70,7 +70,7 @@ class Opponent(commands.Cog):
 
     async def _drive(self, game_id: int) -> None:
         """Play the AI's actions in this game for as long as it is the AI's turn."""
-        refused = 0
+        refused = stale = 0
         try:
             while True:
                 g = await self.service.game(game_id)
@@ -88,8 +88,13 @@ class Opponent(commands.Cog):
                     result = await self.service.play(g.row.channel_id, self.bot.user.id, line,  # type: ignore[union-attr]
                                                      seen=len(actions))
                 except UserError as exc:
-                    # The game moved on while we thought (a takeback, a resignation, an abort): look again.
-                    log.info("game %d: AI move %r not played: %s", game_id, line, exc)
+                    # The game moved on while we thought (a takeback, a resignation, an abort): look again,
+                    # but never spin: a refusal that keeps coming is logged and the driver stops.
+                    stale += 1
+                    log.log(logging.ERROR if stale >= 5 else logging.INFO,
+                            "game %d: AI move %r not played: %s", game_id, line, exc)
+                    if stale >= 5:
+                        return
                     continue
                 except engine.ActionError as exc:
                     refused += 1
