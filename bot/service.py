@@ -748,6 +748,8 @@ class GameService:
                 return await self._computer_takeback(row, user_id, rows)
             if not rows or rows[-1][2] != user_id:
                 raise UserError("You can only take back your own last turn, before your opponent has moved.")
+            if await self.store.open_takeback(row.id, user_id, rows[-1][0]) is not None:
+                raise UserError("You have already asked to take this turn back; your opponent's answer is pending.")
             async with self.store.transaction():
                 tb = await self.store.insert_takeback(row.id, user_id, rows[-1][0], self.clock())
             log.info("game %d: takeback %d asked by %d", row.id, tb.id, user_id)

@@ -433,6 +433,14 @@ class Store:
         )
         return cur.rowcount == 1
 
+    async def open_takeback(self, game_id: int, requester_id: int, last_seq: int) -> TakebackRow | None:
+        """An open request of this player for the same turn, if they already asked."""
+        row = await self._one(
+            "SELECT * FROM takebacks WHERE game_id = ? AND requester_id = ? AND last_seq = ? AND status = 'open'",
+            (game_id, requester_id, last_seq),
+        )
+        return None if row is None else TakebackRow(**dict(row))
+
     async def takebacks_of(self, game_id: int) -> list[TakebackRow]:
         """Accepted takebacks of a game, oldest first (for its record)."""
         rows = await self._all("SELECT * FROM takebacks WHERE game_id = ? AND status = 'accepted' ORDER BY id", (game_id,))

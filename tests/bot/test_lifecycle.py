@@ -304,3 +304,14 @@ async def test_an_unclaimed_win_on_time_is_closed_as_abandoned_30_days_after_the
     assert alive is not None
     assert png_of(closed)
     assert not again.ephemeral, again.content  # the channel is free again
+
+
+async def test_asking_twice_for_the_same_takeback_is_refused_privately(harness):
+    w = harness.world
+    async with harness.running():
+        await new_game(harness)
+        await harness.move(w.alice, "c3")
+        first = await harness.slash(w.alice, "takeback")
+        second = await harness.slash(w.alice, "takeback")
+    assert not first.ephemeral
+    assert second.ephemeral and "already asked" in second.content
