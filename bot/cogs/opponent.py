@@ -24,6 +24,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def loggable(line: str) -> str:
+    """The AI's action line as logs may show it: a Blind Hex card choice stays secret."""
+    return line.split(":", 1)[0] + ":(secret)" if ":" in line else line
+
+
 class Opponent(commands.Cog):
     """Plays the AI's turns; one driver task per game at most."""
 
@@ -92,13 +97,13 @@ class Opponent(commands.Cog):
                     # but never spin: a refusal that keeps coming is logged and the driver stops.
                     stale += 1
                     log.log(logging.ERROR if stale >= 5 else logging.INFO,
-                            "game %d: AI move %r not played: %s", game_id, line, exc)
+                            "game %d: AI move %r not played: %s", game_id, loggable(line), exc)
                     if stale >= 5:
                         return
                     continue
                 except engine.ActionError as exc:
                     refused += 1
-                    log.error("game %d: the AI chose %r, which the game refused: %s", game_id, line, exc)
+                    log.error("game %d: the AI chose %r, which the game refused: %s", game_id, loggable(line), exc)
                     continue
                 await self._announce(g, colour, result)
         except asyncio.CancelledError:
