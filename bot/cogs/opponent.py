@@ -24,9 +24,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def loggable(line: str) -> str:
-    """The AI's action line as logs may show it: a Blind Hex card choice stays secret."""
-    return line.split(":", 1)[0] + ":(secret)" if ":" in line else line
+def loggable(line: str, about: object = None) -> str:
+    """The AI's action line (or, with ``about``, a message about it) as logs may show it:
+    a Blind Hex card choice (``x:1+4``) stays secret, and so does anything said about it."""
+    secret = ":" in line
+    if about is not None:
+        return f"({type(about).__name__}; the message names a secret choice)" if secret else str(about)
+    return line.split(":", 1)[0] + ":(secret)" if secret else line
 
 
 class Opponent(commands.Cog):
@@ -97,13 +101,14 @@ class Opponent(commands.Cog):
                     # but never spin: a refusal that keeps coming is logged and the driver stops.
                     stale += 1
                     log.log(logging.ERROR if stale >= 5 else logging.INFO,
-                            "game %d: AI move %r not played: %s", game_id, loggable(line), exc)
+                            "game %d: AI move %r not played: %s", game_id, loggable(line), loggable(line, exc))
                     if stale >= 5:
                         return
                     continue
                 except engine.ActionError as exc:
                     refused += 1
-                    log.error("game %d: the AI chose %r, which the game refused: %s", game_id, loggable(line), exc)
+                    log.error("game %d: the AI chose %r, which the game refused: %s", game_id, loggable(line),
+                              loggable(line, exc))
                     continue
                 await self._announce(g, colour, result)
         except asyncio.CancelledError:
