@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .. import texts
-from ..present import MENTION_USERS, NO_MENTIONS, game_message, reply_with_result
+from ..present import MENTION_USERS, NO_MENTIONS, game_message, reply_with_result, result_message
 from ..service import CLOCKS, PlayResult, UserError, format_duration
 from ..store import TimerRow
 from ..views import claim_view, takeback_view
@@ -196,6 +196,15 @@ class Lifecycle(commands.Cog):
         if not waiting:
             return  # both players are late (Blind Hex choices): nobody can claim
         channel = await self._channel(g.row.channel_id)
+        if self.bot.user is not None and waiting[0] == self.bot.user.id:
+            # The computer is never away: like a chess server's clock, it ends the game at once.
+            try:
+                result = await self.service.claim(g.row.channel_id, self.bot.user.id)
+            except UserError:
+                return  # a move got in just before the deadline
+            message = await result_message(self.service, result, self.bot.clock.now())
+            await channel.send(**message.kwargs())
+            return
         await channel.send(
             f"⌛ Time is up for {late} in game #{g.row.id}. <@{waiting[0]}> may claim the win "
             "(until then a move still counts).",

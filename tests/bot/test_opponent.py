@@ -200,3 +200,16 @@ async def test_the_computer_moves_after_a_restart_that_interrupted_its_thinking(
     async with harness.running():
         await computer_board(harness)
     assert [u for _, u in live_actions(harness)] == [w.alice.id, w.bot.id]
+
+
+async def test_the_computer_wins_on_time_at_once_when_your_clock_runs_out(harness, clock):
+    w = harness.world
+    async with harness.running():
+        await harness.challenge(w.alice, w.bot, "hex", size=5, seat="first", clock="1h")
+        await harness.move(w.alice, "c3")
+        await computer_board(harness)
+        clock.advance(3600 + 1)
+        ended = await harness.fake.wait_for(lambda m: "on time" in str(m.embeds), timeout=30)
+    game = newest_game(harness)
+    assert (game["status"], game["reason"]) == ("finished", "timeout")
+    assert png_of(ended) and not game["rated"]
