@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .. import texts
-from ..present import NO_MENTIONS, GameMessage, game_message
+from ..present import NO_MENTIONS, GameMessage, game_message, reply_privately
 from ..service import GAME_TITLES, ActiveGame, ChallengeRequest, ChallengeRow, StartedGame, UserError
 from ..store import TimerRow
 from ..views import challenge_view
@@ -124,14 +124,17 @@ class Challenges(commands.Cog):
                                  names: dict[int, str]) -> None:
         """``/challenge opponent:@bot``: the game starts at once; the AI moves when it is its turn."""
         async def open_thread(title: str) -> tuple[int, int]:
+            # Making a thread is a round trip to Discord: answer the interaction first.
+            await interaction.response.defer(thinking=True)
             return await self._open_thread(interaction, title)
 
         try:
             game, cut = await self.service.start_ai_game(req, self.bot.user.id, open_thread, names)  # type: ignore[union-attr,misc]
         except UserError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
+            await reply_privately(interaction, str(exc))
             return
-        await interaction.response.defer(thinking=True)
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
         names = await self.service.names(game.row.guild_id, game.row.seats)
         lines = [f"Game #{game.row.id} against the computer ({req.level}, unrated) begins!",
                  " · ".join(texts.player(game, c, names) for c in game.position.colours)]

@@ -213,3 +213,16 @@ async def test_the_computer_wins_on_time_at_once_when_your_clock_runs_out(harnes
     game = newest_game(harness)
     assert (game["status"], game["reason"]) == ("finished", "timeout")
     assert png_of(ended) and not game["rated"]
+
+
+async def test_a_game_against_the_computer_can_have_its_own_thread(harness):
+    w = harness.world
+    async with harness.running():
+        r = await harness.challenge(w.alice, w.bot, "hex", size=5, seat="second", thread=True)
+        thread = harness.fake.threads(harness.channel)[0]
+        board = await harness.fake.wait_for(
+            lambda m: m.channel is thread and m.interaction is None and any(n.endswith(".png") for n in m.files)
+            and "TestBot" not in (m.content or ""), timeout=30)
+    assert not r.ephemeral and f"<#{thread.id}>" in r.content
+    assert png_of(board)
+    assert newest_game(harness)["channel_id"] == thread.id
