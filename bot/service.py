@@ -41,6 +41,10 @@ class UserError(Exception):
     """A request the service refuses; the message is for the person who asked."""
 
 
+class ClosedRequest(UserError):
+    """A click on a request (a takeback) that is no longer open: its buttons can go."""
+
+
 @dataclass(frozen=True, slots=True)
 class ChallengeRequest:
     """What ``/challenge`` asked for; None means the option was left out."""
@@ -802,14 +806,14 @@ class GameService:
             row = await self.store.get_game(tb.game_id)
             assert tb is not None and row is not None
             if tb.status != "open":
-                raise UserError(f"That takeback request was already {tb.status}.")
+                raise ClosedRequest(f"That takeback request was already {tb.status}.")
             if user_id not in row.seats or user_id == tb.requester_id:
                 raise UserError("Only the opponent of the player who asked can answer a takeback request.")
             live = [r for r in await self.store.action_rows(row.id) if not r[3]]
             if row.status != "active" or not live or live[-1][0] != tb.last_seq:
                 async with self.store.transaction():
                     await self.store.close_takeback(tb.id, "stale")
-                raise UserError("Too late: the game has moved on since the takeback was asked.")
+                raise ClosedRequest("Too late: the game has moved on since the takeback was asked.")
             if not accept:
                 async with self.store.transaction():
                     await self.store.close_takeback(tb.id, "declined")

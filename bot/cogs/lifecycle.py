@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from .. import texts
 from ..present import MENTION_USERS, NO_MENTIONS, game_message, reply_with_result, result_message
-from ..service import CLOCKS, PlayResult, UserError, format_duration
+from ..service import CLOCKS, ClosedRequest, PlayResult, UserError, format_duration
 from ..store import TimerRow
 from ..views import claim_view, takeback_view
 
@@ -91,6 +91,11 @@ class Lifecycle(commands.Cog):
         """The opponent answers a takeback request."""
         try:
             tb, g = await self.service.answer_takeback(takeback_id, interaction.user.id, accept)
+        except ClosedRequest as exc:
+            # Nothing to decide any more: say why on the request itself and take its buttons away.
+            await interaction.response.edit_message(content=f"~~Takeback request~~ — {exc}", view=None,
+                                                    allowed_mentions=NO_MENTIONS)
+            return
         except UserError as exc:
             await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
             return

@@ -192,7 +192,10 @@ async def test_a_takeback_is_stale_once_the_opponent_has_moved(harness):
         ask = await harness.slash(w.alice, "takeback")
         await harness.move(w.bob, "b2")
         late = await harness.fake.click(w.bob, ask, ask.custom_ids[0])
-    assert late.ephemeral and "Too late" in late.content
+        board = await harness.slash(w.carol, "board")
+    # The request says why it is over and loses its buttons; the game is as it was.
+    assert "Too late" in late.message.content and not late.message.components
+    assert "after 2 actions" in board.embed["description"]
 
 
 async def test_only_your_own_last_turn_can_be_taken_back(harness):
