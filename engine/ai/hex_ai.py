@@ -276,26 +276,13 @@ class HexState:
         taken = 0
         for colour_black in (True, False):
             stones = black if colour_black else white
-            for valid, partner, c1, c2 in t.bridges:
-                p = valid & stones & _shift(stones, partner) & _shift(empty, c1) & _shift(empty, c2)
-                while p:
-                    low = p & -p
-                    p ^= low
-                    x = low.bit_length() - 1
-                    a, b = 1 << (x + c1), 1 << (x + c2)
-                    if (a | b) & taken:
-                        continue
-                    taken |= a | b
-                    if getrandbits(1):
-                        a, b = b, a
-                    if colour_black:
-                        given_b |= a
-                        given_w |= b
-                    else:
-                        given_w |= a
-                        given_b |= b
-            for valid, c1, c2 in t.edges[colour_black]:
-                p = valid & stones & _shift(empty, c1) & _shift(empty, c2)
+            # Own bridges with both carrier cells empty, then own edge templates: each pair of
+            # empty cells is shared out one to each side, so the fill keeps the connection.
+            patterns = [(valid & stones & _shift(stones, partner) & _shift(empty, c1) & _shift(empty, c2), c1, c2)
+                        for valid, partner, c1, c2 in t.bridges]
+            patterns += [(valid & stones & _shift(empty, c1) & _shift(empty, c2), c1, c2)
+                         for valid, c1, c2 in t.edges[colour_black]]
+            for p, c1, c2 in patterns:
                 while p:
                     low = p & -p
                     p ^= low
