@@ -533,7 +533,7 @@ class Store:
 
     # -- timers ------------------------------------------------------------------------
     async def add_timer(self, due_at: float, kind: str, ref_id: int, payload: str = "{}") -> int:
-        """Schedule a timed event (inside a transaction); returns its id."""
+        """Schedule a timed event (inside a transaction); returns its id, never one used before."""
         cur = await self._run(
             "INSERT INTO timers (due_at, kind, ref_id, payload) VALUES (?,?,?,?)", (due_at, kind, ref_id, payload)
         )
