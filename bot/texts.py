@@ -11,7 +11,7 @@ import discord
 
 from engine import Position
 
-from .service import GAME_TITLES, ActiveGame, PlayResult, format_duration
+from .service import GAME_TITLES, ActiveGame, NotYourTurn, PlayResult, UserError, format_duration
 
 REASONS = {
     "connection": "connecting their sides",
@@ -148,3 +148,11 @@ def rating_line(result: PlayResult, names: dict[int, str]) -> str:
         return ""
     parts = [f"{clean(names.get(u, '?'))} {round(b)} → {round(a)}" for u, (b, a) in result.rating_changes.items()]
     return "Ratings: " + ", ".join(parts)
+
+
+def refusal(exc: UserError) -> str:
+    """The private answer to a refused request (mentions whom a game waits for)."""
+    if isinstance(exc, NotYourTurn):
+        waiting = " and ".join(f"<@{u}>" for u in exc.waiting)
+        return f"It's not your turn — waiting for {waiting} ({' and '.join(exc.colours)})."
+    return str(exc)

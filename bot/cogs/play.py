@@ -69,7 +69,7 @@ class Play(commands.Cog):
         try:
             result = await self.service.play(channel_id, interaction.user.id, action)
         except UserError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await interaction.response.send_message(texts.refusal(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
         except ActionError as exc:
             await interaction.response.send_message(
@@ -149,7 +149,7 @@ class Play(commands.Cog):
         try:
             result = await self.service.resign(interaction.channel_id or 0, interaction.user.id)
         except UserError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await interaction.response.send_message(texts.refusal(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
         await reply_with_result(interaction, self.service, result, self.bot.clock.now())
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 
 import pytest
 
-from bot.store import Store, migrations
+from bot.store import Conflict, Store, migrations
 
 
 @pytest.fixture
@@ -65,7 +64,7 @@ async def test_the_same_sequence_number_cannot_be_written_twice(store):
     gid = await _game(store)
     async with store.transaction():
         await store.append_actions(gid, 0, ["c3"], 100, 1001.0)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(Conflict):
         async with store.transaction():
             await store.append_actions(gid, 0, ["d4"], 200, 1002.0)
     assert await store.actions(gid) == ["c3"]
@@ -87,7 +86,7 @@ async def test_writes_outside_a_transaction_are_refused(store):
 
 async def test_only_one_active_game_per_channel(store):
     await _game(store, channel_id=7)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(Conflict):
         await _game(store, channel_id=7)
 
 

@@ -1,4 +1,4 @@
-"""Every SQL statement of the bot, behind one small async API (aiosqlite).
+"""The store on SQLite: every SQL statement of the bot (aiosqlite).
 
 The database is a real SQLite file in WAL mode. Its schema is created and
 upgraded by the numbered files in ``bot/migrations/`` at start-up; the applied
@@ -7,7 +7,7 @@ version is kept in ``PRAGMA user_version``.
 One connection serves the whole bot. aiosqlite runs statements one at a time,
 but two coroutines could still interleave the statements of two transactions,
 so a single lock guards every transaction and every read; a task inside
-:meth:`Store.transaction` may call the other methods freely.
+:meth:`SQLiteStore.transaction` may call the other methods freely.
 """
 
 from __future__ import annotations
@@ -17,122 +17,18 @@ import contextlib
 import logging
 import re
 import sqlite3
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterable
 
 import aiosqlite
 
+from .base import Conflict, Store
+from .rows import ChallengeRow, GameRow, GuildSettings, RatingRow, TakebackRow, TimerRow
+
 log = logging.getLogger(__name__)
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-
-
-@dataclass(frozen=True, slots=True)
-class ChallengeRow:
-    """A challenge as stored."""
-
-    id: int
-    guild_id: int
-    channel_id: int
-    challenger_id: int
-    opponent_id: int
-    game: str
-    size: int
-    variants: tuple[str, ...]
-    seat: str
-    rated: bool
-    thread: bool
-    message_id: int | None
-    status: str
-    game_id: int | None
-    created_at: float
-    expires_at: float
-    clock: str = "3d"
-
-
-@dataclass(frozen=True, slots=True)
-class GameRow:
-    """A game's fixed facts and result as stored (its actions are a separate list)."""
-
-    id: int
-    guild_id: int
-    channel_id: int
-    parent_id: int | None
-    game: str
-    size: int
-    variants: tuple[str, ...]
-    first: str | None
-    seed: int
-    seat0_id: int
-    seat1_id: int
-    rated: bool
-    status: str
-    winner_seat: int | None
-    reason: str | None
-    challenge_id: int | None
-    created_at: float
-    updated_at: float
-    finished_at: float | None
-    clock: str = "none"
-    deadline: float | None = None
-    ai_level: str | None = None
-
-    @property
-    def seats(self) -> tuple[int, int]:
-        """User ids of seat 0 and seat 1."""
-        return (self.seat0_id, self.seat1_id)
-
-
-@dataclass(frozen=True, slots=True)
-class RatingRow:
-    """A player's Glicko-2 rating and record for one game in one server."""
-
-    guild_id: int
-    game: str
-    user_id: int
-    rating: float
-    deviation: float
-    volatility: float
-    games: int
-    wins: int
-    losses: int
-    updated_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class TakebackRow:
-    """A request to undo the requester's last turn."""
-
-    id: int
-    game_id: int
-    requester_id: int
-    last_seq: int
-    status: str
-    undone: str
-    created_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class GuildSettings:
-    """A server's defaults: clock for new challenges, challenge expiry, threads for every game."""
-
-    guild_id: int
-    default_clock: str = "3d"
-    challenge_minutes: int = 15
-    always_thread: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class TimerRow:
-    """A timed event: what (kind), about what (ref_id), when (due_at)."""
-
-    id: int
-    due_at: float
-    kind: str
-    ref_id: int
-    payload: str
 
 
 def _variants(text: str) -> tuple[str, ...]:
@@ -164,8 +60,8 @@ def migrations() -> list[tuple[int, str, str]]:
     return out
 
 
-class Store:
-    """The bot's database: open with :meth:`open`, close with :meth:`close`."""
+class SQLiteStore(Store):
+    """The store on one SQLite file: open with :meth:`open`, close with :meth:`close`."""
 
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:
         self._db = db
@@ -175,7 +71,7 @@ class Store:
 
     # -- lifecycle -----------------------------------------------------------------
     @classmethod
-    async def open(cls, path: str | Path) -> "Store":
+    async def open(cls, path: str | Path) -> "SQLiteStore":
         """Open (creating the file and its folder) and migrate the database at ``path``."""
         path = str(path)
         if path != ":memory:":
@@ -211,7 +107,7 @@ class Store:
             return version
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator["Store"]:
+    async def transaction(self) -> AsyncIterator["SQLiteStore"]:
         """Run the block as one write transaction (BEGIN IMMEDIATE … COMMIT, ROLLBACK on error)."""
         me = asyncio.current_task()
         if self._owner is me:
@@ -223,10 +119,13 @@ class Store:
                 await self._db.execute("BEGIN IMMEDIATE")
                 try:
                     yield self
-                except BaseException:
-                    await self._db.execute("ROLLBACK")
+                    await self._db.execute("COMMIT")
+                except BaseException as exc:
+                    if self._db.in_transaction:  # a failed COMMIT may have ended it already
+                        await self._db.execute("ROLLBACK")
+                    if isinstance(exc, sqlite3.IntegrityError):
+                        raise Conflict(str(exc)) from exc
                     raise
-                await self._db.execute("COMMIT")
             finally:
                 self._owner = None
 
@@ -234,7 +133,10 @@ class Store:
         """Execute a write; it must be inside :meth:`transaction`."""
         if self._owner is not asyncio.current_task():
             raise RuntimeError("writes must run inside Store.transaction()")
-        return await self._db.execute(sql, tuple(params))
+        try:
+            return await self._db.execute(sql, tuple(params))
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(str(exc)) from exc
 
     async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         if self._owner is asyncio.current_task():
@@ -248,12 +150,10 @@ class Store:
 
     # -- meta ----------------------------------------------------------------------
     async def get_meta(self, key: str) -> str | None:
-        """A stored setting of the bot itself (e.g. the command-definition hash)."""
         row = await self._one("SELECT value FROM meta WHERE key = ?", (key,))
         return None if row is None else row[0]
 
     async def set_meta(self, key: str, value: str) -> None:
-        """Store a setting of the bot itself."""
         async with self.transaction():
             await self._run(
                 "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -266,7 +166,6 @@ class Store:
         variants: tuple[str, ...], seat: str, rated: bool, thread: bool, created_at: float, expires_at: float,
         clock: str = "3d",
     ) -> ChallengeRow:
-        """Record a new open challenge (inside a transaction)."""
         cur = await self._run(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, game, size, variants,"
             " seat, rated, thread, created_at, expires_at, clock) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -278,17 +177,14 @@ class Store:
         return row
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
-        """A challenge by id."""
         row = await self._one("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
         return None if row is None else _challenge(row)
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        """Remember which message shows the challenge (to edit it later)."""
         async with self.transaction():
             await self._run("UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id))
 
     async def open_challenge_to(self, channel_id: int, opponent_id: int) -> ChallengeRow | None:
-        """The newest open challenge addressed to ``opponent_id`` in a channel."""
         row = await self._one(
             "SELECT * FROM challenges WHERE channel_id = ? AND opponent_id = ? AND status = 'open'"
             " ORDER BY id DESC LIMIT 1",
@@ -297,7 +193,6 @@ class Store:
         return None if row is None else _challenge(row)
 
     async def close_challenge(self, challenge_id: int, status: str, game_id: int | None = None) -> bool:
-        """Move an open challenge to ``status``; False if it was no longer open (a race lost)."""
         cur = await self._run(
             "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = 'open'",
             (status, game_id, challenge_id),
@@ -311,7 +206,6 @@ class Store:
         challenge_id: int | None, now: float, clock: str = "none", deadline: float | None = None,
         ai_level: str | None = None,
     ) -> GameRow:
-        """Record a new game in progress (inside a transaction)."""
         cur = await self._run(
             "INSERT INTO games (guild_id, channel_id, parent_id, game, size, variants, first, seed, seat0_id,"
             " seat1_id, rated, challenge_id, created_at, updated_at, clock, deadline, ai_level)"
@@ -324,17 +218,14 @@ class Store:
         return row
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        """A game by id."""
         row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
         return None if row is None else _game(row)
 
     async def active_game_in(self, channel_id: int) -> GameRow | None:
-        """The game in progress in a channel or thread, if any."""
         row = await self._one("SELECT * FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,))
         return None if row is None else _game(row)
 
     async def active_games(self, guild_id: int | None = None) -> list[GameRow]:
-        """Games in progress (in one server, or everywhere), oldest first."""
         if guild_id is None:
             rows = await self._all("SELECT * FROM games WHERE status = 'active' ORDER BY id")
         else:
@@ -342,7 +233,6 @@ class Store:
         return [_game(r) for r in rows]
 
     async def finished_games(self, guild_id: int, user_id: int | None = None, limit: int = 10) -> list[GameRow]:
-        """Recently ended games in a server (optionally of one player), newest first."""
         if user_id is None:
             rows = await self._all(
                 "SELECT * FROM games WHERE guild_id = ? AND status != 'active' ORDER BY finished_at DESC, id DESC LIMIT ?",
@@ -357,42 +247,35 @@ class Store:
         return [_game(r) for r in rows]
 
     async def actions(self, game_id: int) -> list[str]:
-        """A game's actions in order (its engine record), without taken-back ones."""
         rows = await self._all(
             "SELECT action FROM actions WHERE game_id = ? AND taken_back = 0 ORDER BY seq", (game_id,)
         )
         return [r[0] for r in rows]
 
     async def action_users(self, game_id: int) -> list[tuple[str, int]]:
-        """A game's actions with the user who made each, in order (without taken-back ones)."""
         rows = await self._all(
             "SELECT action, user_id FROM actions WHERE game_id = ? AND taken_back = 0 ORDER BY seq", (game_id,)
         )
         return [(r[0], r[1]) for r in rows]
 
     async def action_rows(self, game_id: int) -> list[tuple[int, str, int, bool]]:
-        """Every stored action of a game as (seq, action, user id, taken back), in order."""
         rows = await self._all(
             "SELECT seq, action, user_id, taken_back FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
         )
         return [(r[0], r[1], r[2], bool(r[3])) for r in rows]
 
     async def next_seq(self, game_id: int) -> int:
-        """The sequence number the next action of a game gets."""
         row = await self._one("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?", (game_id,))
         return row[0]
 
     async def mark_taken_back(self, game_id: int, seqs: list[int]) -> None:
-        """Mark actions as undone by a takeback (inside a transaction); they stay in the table."""
         for seq in seqs:
             await self._run("UPDATE actions SET taken_back = 1 WHERE game_id = ? AND seq = ?", (game_id, seq))
 
     async def set_deadline(self, game_id: int, deadline: float | None) -> None:
-        """When the players to move run out of time (inside a transaction)."""
         await self._run("UPDATE games SET deadline = ? WHERE id = ?", (deadline, game_id))
 
     async def append_actions(self, game_id: int, first_seq: int, actions: list[str], user_id: int, now: float) -> None:
-        """Append actions at ``first_seq``…; the primary key refuses a sequence number twice."""
         for offset, action in enumerate(actions):
             await self._run(
                 "INSERT INTO actions (game_id, seq, action, user_id, created_at) VALUES (?,?,?,?,?)",
@@ -403,7 +286,6 @@ class Store:
     async def finish_game(
         self, game_id: int, *, status: str, winner_seat: int | None, reason: str | None, now: float
     ) -> None:
-        """Record how a game ended (status finished or aborted)."""
         await self._run(
             "UPDATE games SET status = ?, winner_seat = ?, reason = ?, finished_at = ?, updated_at = ?"
             " WHERE id = ? AND status = 'active'",
@@ -412,7 +294,6 @@ class Store:
 
     # -- takebacks -------------------------------------------------------------------
     async def insert_takeback(self, game_id: int, requester_id: int, last_seq: int, now: float) -> TakebackRow:
-        """Record an open takeback request (inside a transaction)."""
         cur = await self._run(
             "INSERT INTO takebacks (game_id, requester_id, last_seq, created_at) VALUES (?,?,?,?)",
             (game_id, requester_id, last_seq, now),
@@ -422,19 +303,16 @@ class Store:
         return row
 
     async def get_takeback(self, takeback_id: int) -> TakebackRow | None:
-        """A takeback request by id."""
         row = await self._one("SELECT * FROM takebacks WHERE id = ?", (takeback_id,))
         return None if row is None else TakebackRow(**dict(row))
 
     async def close_takeback(self, takeback_id: int, status: str, undone: str = "") -> bool:
-        """Close an open takeback request; False if it was no longer open."""
         cur = await self._run(
             "UPDATE takebacks SET status = ?, undone = ? WHERE id = ? AND status = 'open'", (status, undone, takeback_id)
         )
         return cur.rowcount == 1
 
     async def open_takeback(self, game_id: int, requester_id: int, last_seq: int) -> TakebackRow | None:
-        """An open request of this player for the same turn, if they already asked."""
         row = await self._one(
             "SELECT * FROM takebacks WHERE game_id = ? AND requester_id = ? AND last_seq = ? AND status = 'open'",
             (game_id, requester_id, last_seq),
@@ -442,13 +320,11 @@ class Store:
         return None if row is None else TakebackRow(**dict(row))
 
     async def takebacks_of(self, game_id: int) -> list[TakebackRow]:
-        """Accepted takebacks of a game, oldest first (for its record)."""
         rows = await self._all("SELECT * FROM takebacks WHERE game_id = ? AND status = 'accepted' ORDER BY id", (game_id,))
         return [TakebackRow(**dict(r)) for r in rows]
 
     # -- settings ----------------------------------------------------------------------
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        """A server's settings (defaults when never set)."""
         row = await self._one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
         if row is None:
             return GuildSettings(guild_id)
@@ -457,7 +333,6 @@ class Store:
         return GuildSettings(**d)
 
     async def put_guild_settings(self, s: GuildSettings) -> None:
-        """Store a server's settings."""
         async with self.transaction():
             await self._run(
                 "INSERT OR REPLACE INTO guild_settings (guild_id, default_clock, challenge_minutes, always_thread)"
@@ -466,25 +341,21 @@ class Store:
             )
 
     async def wants_dm(self, user_id: int) -> bool:
-        """Whether a player asked for reminders by direct message."""
         row = await self._one("SELECT dm FROM notify WHERE user_id = ?", (user_id,))
         return bool(row and row[0])
 
     async def set_dm(self, user_id: int, dm: bool) -> None:
-        """Remember how a player wants reminders."""
         async with self.transaction():
             await self._run("INSERT OR REPLACE INTO notify (user_id, dm) VALUES (?, ?)", (user_id, int(dm)))
 
     # -- ratings ---------------------------------------------------------------------
     async def get_rating(self, guild_id: int, game: str, user_id: int) -> RatingRow | None:
-        """A player's rating for a game in a server, if they have played it rated."""
         row = await self._one(
             "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?", (guild_id, game, user_id)
         )
         return None if row is None else RatingRow(**dict(row))
 
     async def put_rating(self, r: RatingRow) -> None:
-        """Insert or replace a rating (inside a transaction)."""
         await self._run(
             "INSERT OR REPLACE INTO ratings (guild_id, game, user_id, rating, deviation, volatility, games, wins,"
             " losses, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -493,19 +364,16 @@ class Store:
         )
 
     async def add_rating_change(self, game_id: int, user_id: int, before: float, after: float) -> None:
-        """Remember how a game moved a player's rating (inside a transaction)."""
         await self._run(
             "INSERT INTO rating_changes (game_id, user_id, before, after) VALUES (?,?,?,?)",
             (game_id, user_id, before, after),
         )
 
     async def rating_changes(self, game_id: int) -> dict[int, tuple[float, float]]:
-        """user id → (before, after) for a rated game."""
         rows = await self._all("SELECT user_id, before, after FROM rating_changes WHERE game_id = ?", (game_id,))
         return {r[0]: (r[1], r[2]) for r in rows}
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 20) -> list[RatingRow]:
-        """A server's rated players of a game, best rating first."""
         rows = await self._all(
             "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND games > 0"
             " ORDER BY rating DESC, games DESC, user_id LIMIT ?",
@@ -514,14 +382,12 @@ class Store:
         return [RatingRow(**dict(r)) for r in rows]
 
     async def player_ratings(self, guild_id: int, user_id: int) -> list[RatingRow]:
-        """A player's ratings in a server, one per game."""
         rows = await self._all(
             "SELECT * FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game", (guild_id, user_id)
         )
         return [RatingRow(**dict(r)) for r in rows]
 
     async def player_record(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int, int]]:
-        """game → (finished games, wins, losses) of a player in a server, rated or not."""
         rows = await self._all(
             "SELECT game, COUNT(*),"
             " SUM(CASE WHEN (winner_seat = 0 AND seat0_id = ?) OR (winner_seat = 1 AND seat1_id = ?) THEN 1 ELSE 0 END),"
@@ -533,38 +399,31 @@ class Store:
 
     # -- timers ------------------------------------------------------------------------
     async def add_timer(self, due_at: float, kind: str, ref_id: int, payload: str = "{}") -> int:
-        """Schedule a timed event (inside a transaction); returns its id, never one used before."""
         cur = await self._run(
             "INSERT INTO timers (due_at, kind, ref_id, payload) VALUES (?,?,?,?)", (due_at, kind, ref_id, payload)
         )
         return cur.lastrowid
 
     async def next_timer(self) -> TimerRow | None:
-        """The earliest scheduled event."""
         row = await self._one("SELECT * FROM timers ORDER BY due_at, id LIMIT 1")
         return None if row is None else TimerRow(**dict(row))
 
     async def due_timers(self, now: float) -> list[TimerRow]:
-        """Every event due at or before ``now``, earliest first."""
         rows = await self._all("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id", (now,))
         return [TimerRow(**dict(r)) for r in rows]
 
     async def delete_timer(self, timer_id: int) -> bool:
-        """Remove one event (inside a transaction); False if it was already gone."""
         cur = await self._run("DELETE FROM timers WHERE id = ?", (timer_id,))
         return cur.rowcount == 1
 
     async def timer_exists(self, timer_id: int) -> bool:
-        """Whether an event is still waiting (not handled, not cancelled)."""
         return await self._one("SELECT 1 FROM timers WHERE id = ?", (timer_id,)) is not None
 
     async def delete_timers(self, kind: str, ref_id: int) -> None:
-        """Remove every event of a kind about one thing (inside a transaction)."""
         await self._run("DELETE FROM timers WHERE kind = ? AND ref_id = ?", (kind, ref_id))
 
     # -- players -----------------------------------------------------------------------
     async def remember_names(self, guild_id: int, names: dict[int, str], now: float) -> None:
-        """Store display names as last seen (inside or outside a transaction)."""
         async with self.transaction():
             for user_id, name in names.items():
                 await self._run(
@@ -574,7 +433,6 @@ class Store:
                 )
 
     async def names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
-        """Display names last seen for some users (missing ones are left out)."""
         ids = list(dict.fromkeys(user_ids))
         if not ids:
             return {}

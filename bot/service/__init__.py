@@ -1,0 +1,44 @@
+"""The game service: challenges, moves, results, clocks, takebacks and settings, without Discord.
+
+Cogs hand it ids and text and get back plain results to turn into messages.
+It owns the rules of the table (who may act, one game per channel, ratings)
+and leaves the rules of the games to the engine. Every accepted action is
+committed to the store before the call returns, under one lock per game, so
+two interactions for the same game can never both apply.
+
+One module per job, mixed into :class:`GameService`:
+
+* :mod:`.challenges`: challenges and games against the computer;
+* :mod:`.moves`: playing, resigning, aborting, results and ratings;
+* :mod:`.clocks` and :mod:`.timed`: time per move, timers, wins on time, abandonment;
+* :mod:`.takebacks`, :mod:`.settings`;
+* :mod:`.core`: the store, the clock, locks and positions they share;
+  :mod:`.values` and :mod:`.errors`: what goes in and out.
+"""
+
+from ..store import ChallengeRow
+from .challenges import ChallengesService, challenge_options, draw_cut
+from .clocks import ABANDON_AFTER, CLOCKS, GAME_TIMERS, format_duration
+from .core import GAME_TITLES
+from .errors import ClosedRequest, NotYourTurn, UserError
+from .settings import SettingsService
+from .takebacks import TakebacksService
+from .timed import TimedService
+from .values import (
+    ActiveGame,
+    ChallengeRequest,
+    PlayResult,
+    StartedGame,
+    public_actions,
+)
+
+
+class GameService(ChallengesService, TimedService, TakebacksService, SettingsService):
+    """Challenges and games of every server, backed by the store."""
+
+
+__all__ = [
+    "ABANDON_AFTER", "CLOCKS", "GAME_TIMERS", "GAME_TITLES", "ActiveGame", "ChallengeRequest", "ChallengeRow",
+    "ClosedRequest", "GameService", "NotYourTurn", "PlayResult", "StartedGame", "UserError", "challenge_options",
+    "draw_cut", "format_duration", "public_actions",
+]

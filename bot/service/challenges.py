@@ -1,0 +1,319 @@
+"""Challenges: asking, accepting (the game starts), declining, withdrawing, expiring; games against the computer."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+from typing import AsyncIterator, Awaitable, Callable
+
+import engine
+from engine import OptionsError
+
+from ..store import ChallengeRow, Conflict, GameRow, GuildSettings
+from .clocks import CLOCKS, arm_timers
+from .core import GAME_TITLES, ServiceCore
+from .errors import UserError
+from .values import ActiveGame, ChallengeRequest, StartedGame
+
+log = logging.getLogger(__name__)
+
+
+def challenge_options(req: ChallengeRequest) -> engine.GameOptions:
+    """Engine options for a challenge, or UserError saying which option does not fit."""
+    game = req.game
+    given = {name: getattr(req, name) for name in ("pie", "neutral", "free_reply", "swap") if getattr(req, name) is not None}
+    if game == "inphexion":
+        if "swap" in given:
+            raise UserError("`swap` is a Hex option; for inpHeXion the pie rule is `pie:true`.")
+        if req.size is not None and req.size % 2 == 0:
+            extra = " (the neutral disc needs a centre cell)" if req.neutral else ""
+            raise UserError(f"inpHeXion is played on odd sizes 5, 7, 9 or 11, not {req.size}{extra}.")
+        variants = [v for v, on in (("pie", req.pie), ("neutral", req.neutral), ("free-reply", req.free_reply)) if on]
+    elif game == "hex":
+        wrong = [n for n in ("pie", "neutral", "free_reply") if n in given]
+        if wrong:
+            raise UserError(f"`{wrong[0]}` is an inpHeXion option; Hex has `swap` (the pie rule, on by default).")
+        variants = ["swap"] if req.swap is not False else []
+    elif game == "blindhex":
+        if given:
+            raise UserError(f"Blind Hex has no `{next(iter(given))}` option; it is always played on its 11×11 board.")
+        if req.size not in (None, 11):
+            raise UserError("Blind Hex is played on its printed 11×11 board only; leave `size` out.")
+        variants = []
+    else:
+        raise UserError(f"Unknown game `{game}`: choose inphexion, hex or blindhex.")
+    first = "x" if game == "blindhex" else None
+    try:
+        return engine.make_options(game, req.size, variants, first)
+    except OptionsError as exc:
+        raise UserError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+
+
+# A standard deck without the players' own A–5 of diamonds and clubs (Blind Hex set-up).
+_RANKS = "23456789TJQKA"
+_RANK_NAMES = {"T": "10"}
+_SUITS = "♠♥♦♣"
+
+
+def draw_cut(seed: int) -> tuple[str, dict[str, str]]:
+    """Blind Hex cut for high card from ``seed``: (winner colour, card drawn by each colour).
+
+    >>> draw_cut(1)[0] in ("x", "o")
+    True
+    """
+    deck = [
+        r + s for r in _RANKS for s in _SUITS
+        if not (s in "♦♣" and (r == "A" or r in "2345"))
+    ]
+    rng = random.Random(seed)
+    while True:
+        x, o = rng.sample(deck, 2)
+        if x[0] != o[0]:
+            break
+    name = lambda card: _RANK_NAMES.get(card[0], card[0]) + card[1]  # noqa: E731
+    winner = "x" if _RANKS.index(x[0]) > _RANKS.index(o[0]) else "o"
+    return winner, {"x": name(x), "o": name(o)}
+
+
+class ChallengesService(ServiceCore):
+    """Challenges between players and games started against the computer."""
+
+    async def create_challenge(self, req: ChallengeRequest, names: dict[int, str] | None = None) -> ChallengeRow:
+        """Check and record a challenge; UserError says what does not fit."""
+        if req.opponent_id == req.challenger_id:
+            raise UserError("You can't challenge yourself — pick another member of this server.")
+        if req.opponent_is_bot and not req.opponent_is_me:
+            raise UserError("Bots can't play here — challenge a person, or challenge me to play against the computer.")
+        options = challenge_options(req)
+        if req.seat not in ("first", "second", "random"):
+            raise UserError("`seat` is first, second or random.")
+        settings = await self.store.guild_settings(req.guild_id)
+        clock = req.clock or settings.default_clock
+        if clock not in CLOCKS:
+            raise UserError(f"`clock` is one of {', '.join(CLOCKS)} (time per move).")
+        thread = self._wants_thread(req, settings)
+        if not thread and await self.store.active_game_in(req.channel_id):
+            raise UserError(
+                "A game is already in progress in this channel. Add `thread:true` to play in a new thread."
+            )
+        now = self.clock()
+        async with self.store.transaction():
+            row = await self.store.insert_challenge(
+                guild_id=req.guild_id, channel_id=req.channel_id, challenger_id=req.challenger_id,
+                opponent_id=req.opponent_id, game=options.game, size=options.size, variants=options.variants,
+                seat=req.seat, rated=req.rated, thread=thread, created_at=now,
+                expires_at=now + settings.challenge_minutes * 60.0, clock=clock,
+            )
+            await self.store.add_timer(row.expires_at, "challenge-expiry", row.id)
+        if names:
+            await self.store.remember_names(req.guild_id, names, now)
+        if self._schedule:
+            await self._schedule(row.expires_at, "challenge-expiry", row.id)
+        log.info("challenge %d: %d challenges %d to %s %d×%d %s", row.id, req.challenger_id, req.opponent_id,
+                 options.game, options.size, options.size, " ".join(options.variants) or "-")
+        return row
+
+    @staticmethod
+    def _wants_thread(req: ChallengeRequest, settings: GuildSettings) -> bool:
+        """Whether the game gets a thread of its own: the option, else the server's default where possible."""
+        if req.thread is None:
+            return settings.always_thread and req.channel_can_thread and not req.channel_is_thread
+        if req.thread and req.channel_is_thread:
+            raise UserError("This is already a thread; challenge again with `thread:false` to play right here.")
+        if req.thread and not req.channel_can_thread:
+            raise UserError("Games get a thread of their own only in a text channel; "
+                            "challenge again with `thread:false` to play right here.")
+        return req.thread
+
+    async def challenge(self, challenge_id: int) -> ChallengeRow | None:
+        """A challenge by id."""
+        return await self.store.get_challenge(challenge_id)
+
+    async def challenge_to(self, channel_id: int, user_id: int) -> ChallengeRow:
+        """The newest open challenge addressed to a user in a channel, or UserError."""
+        row = await self.store.open_challenge_to(channel_id, user_id)
+        if row is None:
+            raise UserError("Nobody has challenged you in this channel (or the challenge has ended).")
+        return row
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the message that shows a challenge."""
+        await self.store.set_challenge_message(challenge_id, message_id)
+
+    @contextlib.asynccontextmanager
+    async def _starting_game(self, channel_id: int) -> AsyncIterator[None]:
+        """The transaction that inserts a game; a clash on "one game per channel" is a UserError."""
+        try:
+            async with self.store.transaction():
+                yield
+        except Conflict:
+            # Only possible with a second bot process on the same file (this one holds the channel lock).
+            raise UserError("A game has just started in this channel; challenge again with `thread:true`.") from None
+
+    async def _open_challenge(self, challenge_id: int) -> ChallengeRow:
+        row = await self.store.get_challenge(challenge_id)
+        if row is None:
+            raise UserError("That challenge does not exist.")
+        if row.status != "open":
+            raise UserError(f"That challenge has already been {row.status}.")
+        if row.expires_at <= self.clock():
+            raise UserError("That challenge has expired; ask for a new one.")
+        return row
+
+    async def accept(
+        self,
+        challenge_id: int,
+        user_id: int,
+        open_thread: Callable[[ChallengeRow], Awaitable[tuple[int, int]]] | None = None,
+        names: dict[int, str] | None = None,
+    ) -> StartedGame:
+        """Start the game of an open challenge addressed to ``user_id``.
+
+        ``open_thread(challenge)`` creates the game's thread when the challenge asked for
+        one and returns (thread id, parent channel id).
+        """
+        async with self._challenge_locks.lock(challenge_id):
+            ch = await self._open_challenge(challenge_id)
+            if user_id != ch.opponent_id:
+                raise UserError("Only the challenged player can accept this challenge.")
+            # One game start at a time per channel: two challenges accepted at the same moment
+            # must not both pass the "channel is free" check.
+            async with self._channel_locks.lock(ch.channel_id):
+                channel_id, parent_id = ch.channel_id, None
+                if not ch.thread and await self.store.active_game_in(ch.channel_id):
+                    raise UserError(
+                        "A game is already in progress in this channel; ask for a new challenge with `thread:true`."
+                    )
+                if ch.thread:
+                    if open_thread is None:
+                        raise UserError("This challenge needs a thread, which can't be made here.")
+                    channel_id, parent_id = await open_thread(ch)
+                now = self.clock()
+                async with self._starting_game(ch.channel_id):
+                    game, cut = await self._new_game(
+                        guild_id=ch.guild_id, channel_id=channel_id, parent_id=parent_id, game=ch.game, size=ch.size,
+                        variants=ch.variants, challenger_id=ch.challenger_id, opponent_id=ch.opponent_id, seat=ch.seat,
+                        rated=ch.rated, clock=ch.clock, challenge_id=ch.id, now=now,
+                    )
+                    if not await self.store.close_challenge(ch.id, "accepted", game.id):
+                        raise UserError("That challenge has just ended.")
+                    await self.store.delete_timers("challenge-expiry", ch.id)
+            if names:
+                await self.store.remember_names(ch.guild_id, names, now)
+            await self._wake()
+            log.info("game %d: started from challenge %d, %s %d×%d, seats %d / %d, channel %d",
+                     game.id, ch.id, ch.game, ch.size, ch.size, game.seat0_id, game.seat1_id, channel_id)
+            accepted = await self.store.get_challenge(ch.id)
+            assert accepted is not None
+            return StartedGame(accepted, ActiveGame(game, (await self._position(game)).copy()), cut)
+
+    async def _new_game(
+        self, *, guild_id: int, channel_id: int, parent_id: int | None, game: str, size: int,
+        variants: tuple[str, ...], challenger_id: int, opponent_id: int, seat: str, rated: bool, clock: str,
+        now: float, challenge_id: int | None = None, ai_level: str | None = None,
+    ) -> tuple[GameRow, dict[str, str] | None]:
+        """Draw seats (and the Blind Hex cut), insert the game and arm its timers (inside a transaction)."""
+        seed = self._seed()
+        rng = random.Random(seed)
+        challenger_seat = {"first": 0, "second": 1}.get(seat, rng.randrange(2))
+        seats = [0, 0]
+        seats[challenger_seat], seats[1 - challenger_seat] = challenger_id, opponent_id
+        first, cut = None, None
+        if game == "blindhex":
+            first, cut = draw_cut(seed)
+        options = engine.make_options(game, size, variants, first)
+        per_move = CLOCKS.get(clock)
+        row = await self.store.insert_game(
+            guild_id=guild_id, channel_id=channel_id, parent_id=parent_id, game=game, size=size,
+            variants=options.variants, first=first, seed=seed, seat0_id=seats[0], seat1_id=seats[1], rated=rated,
+            challenge_id=challenge_id, now=now, clock=clock, deadline=None if per_move is None else now + per_move,
+            ai_level=ai_level,
+        )
+        await arm_timers(self.store, row, now)
+        return row, cut
+
+    async def start_ai_game(
+        self,
+        req: ChallengeRequest,
+        bot_id: int,
+        open_thread: Callable[[str], Awaitable[tuple[int, int]]] | None = None,
+        names: dict[int, str] | None = None,
+    ) -> tuple[ActiveGame, dict[str, str] | None]:
+        """Start a game against the bot's AI at once (no Accept step); unrated, kept off the leaderboard."""
+        if req.level not in ("easy", "medium", "hard"):
+            raise UserError("`level` is easy, medium or hard.")
+        options = challenge_options(req)
+        if req.seat not in ("first", "second", "random"):
+            raise UserError("`seat` is first, second or random.")
+        settings = await self.store.guild_settings(req.guild_id)
+        thread = self._wants_thread(req, settings)
+        clock = req.clock or "none"
+        if clock not in CLOCKS:
+            raise UserError(f"`clock` is one of {', '.join(CLOCKS)} (time per move).")
+        async with self._channel_locks.lock(req.channel_id):
+            if not thread and await self.store.active_game_in(req.channel_id):
+                raise UserError(
+                    "A game is already in progress in this channel. Add `thread:true` to play in a new thread.")
+            return await self._start_ai_game(req, options, thread, clock, bot_id, open_thread, names)
+
+    async def _start_ai_game(
+        self, req: ChallengeRequest, options: engine.GameOptions, thread: bool, clock: str, bot_id: int,
+        open_thread: Callable[[str], Awaitable[tuple[int, int]]] | None, names: dict[int, str] | None,
+    ) -> tuple[ActiveGame, dict[str, str] | None]:
+        """The rest of :meth:`start_ai_game`, under the channel's lock."""
+        channel_id, parent_id = req.channel_id, None
+        if thread:
+            if open_thread is None:
+                raise UserError("A thread can't be made here.")
+            who = (names or {}).get(req.challenger_id, "you")
+            channel_id, parent_id = await open_thread(f"{GAME_TITLES[options.game]}: {who} vs the computer"[:100])
+        now = self.clock()
+        async with self._starting_game(req.channel_id):
+            row, cut = await self._new_game(
+                guild_id=req.guild_id, channel_id=channel_id, parent_id=parent_id, game=options.game,
+                size=options.size, variants=options.variants, challenger_id=req.challenger_id, opponent_id=bot_id,
+                seat=req.seat, rated=False, clock=clock, now=now, ai_level=req.level,
+            )
+        if names:
+            await self.store.remember_names(req.guild_id, names, now)
+        await self._wake()
+        log.info("game %d: %d plays the %s AI, %s %d×%d, channel %d", row.id, req.challenger_id, req.level,
+                 options.game, options.size, options.size, channel_id)
+        return ActiveGame(row, (await self._position(row)).copy()), cut
+
+    async def decline(self, challenge_id: int, user_id: int) -> ChallengeRow:
+        """The challenged player turns the challenge down."""
+        return await self._end_challenge(challenge_id, user_id, "declined")
+
+    async def withdraw(self, challenge_id: int, user_id: int) -> ChallengeRow:
+        """The challenger takes the challenge back."""
+        return await self._end_challenge(challenge_id, user_id, "withdrawn")
+
+    async def _end_challenge(self, challenge_id: int, user_id: int, status: str) -> ChallengeRow:
+        async with self._challenge_locks.lock(challenge_id):
+            ch = await self._open_challenge(challenge_id)
+            allowed = ch.opponent_id if status == "declined" else ch.challenger_id
+            if user_id != allowed:
+                who = "challenged player" if status == "declined" else "challenger"
+                verb = "decline" if status == "declined" else "withdraw"
+                raise UserError(f"Only the {who} can {verb} this challenge.")
+            async with self.store.transaction():
+                if not await self.store.close_challenge(ch.id, status):
+                    raise UserError("That challenge has just ended.")
+                await self.store.delete_timers("challenge-expiry", ch.id)
+            log.info("challenge %d: %s by %d", ch.id, status, user_id)
+            row = await self.store.get_challenge(ch.id)
+            assert row is not None
+            return row
+
+    async def expire_challenge(self, challenge_id: int) -> ChallengeRow | None:
+        """Close a challenge whose time ran out; None if it had already ended."""
+        async with self._challenge_locks.lock(challenge_id):
+            async with self.store.transaction():
+                closed = await self.store.close_challenge(challenge_id, "expired")
+                await self.store.delete_timers("challenge-expiry", challenge_id)
+            if not closed:
+                return None
+            log.info("challenge %d: expired", challenge_id)
+            return await self.store.get_challenge(challenge_id)

@@ -1,0 +1,103 @@
+"""What every part of the service shares: the store, the clock, per-key locks, positions of games."""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import time
+from typing import AsyncIterator, Awaitable, Callable, Iterable
+
+import engine
+from engine import Outcome, Position, Reason
+
+from ..store import GameRow, Store
+from .errors import UserError
+from .locks import KeyLocks
+from .values import ActiveGame
+
+#: how each game is called in messages
+GAME_TITLES = {"inphexion": "inpHeXion", "hex": "Hex", "blindhex": "Blind Hex"}
+
+
+class ServiceCore:
+    """The service's state and the reads every part needs; the parts are mixed into :class:`GameService`."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        seed_source: Callable[[], int] = lambda: secrets.randbits(62),
+        schedule: Callable[[float, str, int], Awaitable[None]] | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self._seed = seed_source
+        self._schedule = schedule
+        self._positions: dict[int, Position] = {}
+        #: one lock per game (actions), per challenge (answers), per channel (starting a game)
+        self._game_locks = KeyLocks()
+        self._challenge_locks = KeyLocks()
+        self._channel_locks = KeyLocks()
+
+    async def _wake(self) -> None:
+        """Tell the timer driver that the earliest timer may have changed."""
+        if self._schedule:
+            await self._schedule(0.0, "", 0)
+
+    async def _position(self, row: GameRow) -> Position:
+        """The current position of a game (replayed from the store once, then kept)."""
+        pos = self._positions.get(row.id)
+        if pos is None:
+            options = engine.make_options(row.game, row.size, row.variants, row.first)
+            pos = engine.Record(options, await self.store.actions(row.id)).replay()
+            if row.status != "active" and pos.outcome is None and row.reason:
+                winner = pos.colour_of_seat(row.winner_seat) if row.winner_seat is not None else None
+                pos.finish(Outcome(winner, Reason(row.reason)))
+            if row.status == "active":
+                self._positions[row.id] = pos
+        return pos
+
+    async def game_in(self, channel_id: int) -> ActiveGame | None:
+        """The game in progress in a channel or thread (a snapshot), if any."""
+        row = await self.store.active_game_in(channel_id)
+        if row is None:
+            return None
+        return ActiveGame(row, (await self._position(row)).copy())
+
+    async def game(self, game_id: int) -> ActiveGame | None:
+        """Any game by id, in progress or ended (a snapshot)."""
+        row = await self.store.get_game(game_id)
+        if row is None:
+            return None
+        return ActiveGame(row, (await self._position(row)).copy())
+
+    async def _require_game(self, channel_id: int) -> GameRow:
+        row = await self.store.active_game_in(channel_id)
+        if row is None:
+            raise UserError("There is no game in progress in this channel. Start one with `/challenge`.")
+        return row
+
+    @contextlib.asynccontextmanager
+    async def _players_game(self, channel_id: int, user_id: int, refusal: str) -> AsyncIterator[tuple[GameRow, Position, str]]:
+        """Hold this channel's game lock; yield (row, position, the user's colour) or refuse non-players."""
+        row = await self._require_game(channel_id)
+        async with self._game_locks.lock(row.id):
+            row = await self.store.get_game(row.id)
+            if row is None or row.status != "active":
+                raise UserError("That game has just ended. See `/history`.")
+            pos = await self._position(row)
+            colour = ActiveGame(row, pos).colour_of(user_id)
+            if colour is None:
+                raise UserError(refusal)
+            yield row, pos, colour
+
+    async def names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+        """Display names last seen for users (falls back to a mention-free id)."""
+        ids = list(user_ids)
+        known = await self.store.names(guild_id, ids)
+        return {u: known.get(u, f"player {u}") for u in ids}
+
+    async def remember_names(self, guild_id: int, names: dict[int, str]) -> None:
+        """Keep display names seen in an interaction."""
+        await self.store.remember_names(guild_id, names, self.clock())

@@ -1,0 +1,159 @@
+"""Moves and results: playing, resigning, aborting, and recording a result with its ratings."""
+
+from __future__ import annotations
+
+import logging
+
+from engine import Outcome, Position, Reason
+
+from ..ratings import Rating, rate_game
+from ..store import Conflict, GameRow, RatingRow
+from .clocks import CLOCKS, GAME_TIMERS, arm_timers
+from .core import ServiceCore
+from .errors import NotYourTurn, UserError
+from .values import ActiveGame, PlayResult, public_actions
+
+log = logging.getLogger(__name__)
+
+
+class MovesService(ServiceCore):
+    """Actions in a game: legal ones, playing one, resigning, aborting; the result and ratings."""
+
+    async def legal_for(self, channel_id: int, user_id: int) -> list[str]:
+        """The legal actions of a user in this channel's game, as they would type them."""
+        row = await self.store.active_game_in(channel_id)
+        if row is None:
+            return []
+        g = ActiveGame(row, await self._position(row))
+        colour = g.colour_of(user_id)
+        if colour is None or colour not in g.position.to_move:
+            return []
+        actions = g.position.legal_actions(colour)
+        if g.position.game == "blindhex" and g.position.phase == "choose":
+            # The player types only the cards; the bot adds their letter.
+            actions = [a.split(":", 1)[1] for a in actions]
+        return actions
+
+    async def play(self, channel_id: int, user_id: int, text: str, *, seen: int | None = None) -> PlayResult:
+        """Apply one line of notation for a user; raises UserError or the engine's ActionError.
+
+        ``seen``: the number of public actions the line was chosen for (the computer's
+        moves); if the game has changed since, nothing is applied.
+        """
+        refusal = "You are not playing in this game; start your own with `/challenge`."
+        async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
+            if seen is not None and len(public_actions(pos)) != seen:
+                raise UserError("The game changed while that move was being chosen.")
+            g = ActiveGame(row, pos)
+            if colour not in pos.to_move:
+                if pos.game == "blindhex" and pos.phase == "choose":
+                    raise UserError("You have already chosen your cards; waiting for your opponent to choose.")
+                raise NotYourTurn(g.users_to_move(), list(pos.to_move))
+            trial = pos.copy()
+            applied = trial.play(text, player=colour)
+            result = PlayResult(ActiveGame(row, trial.copy()), pos.copy(), user_id, colour, applied)
+            if pos.game == "blindhex" and pos.phase == "choose":
+                result.revealed = trial.phase != "choose" or trial.to_move == sorted(trial.colours)
+                result.secret = not result.revealed
+            await self._commit(row, pos, trial, applied, user_id, result)
+            return result
+
+    async def resign(self, channel_id: int, user_id: int) -> PlayResult:
+        """End this channel's game: the other player wins by resignation."""
+        refusal = "You are not playing in this game, so you can't resign it."
+        async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
+            trial = pos.copy()
+            trial.finish(Outcome(trial.other(colour), Reason.RESIGNATION))
+            result = PlayResult(ActiveGame(row, trial.copy()), pos.copy(), user_id, colour, [])
+            await self._commit(row, pos, trial, [], user_id, result)
+            return result
+
+    async def abort(self, channel_id: int, user_id: int) -> ActiveGame:
+        """End a game that has barely started: no result, no rating change."""
+        row = await self._require_game(channel_id)
+        async with self._game_locks.lock(row.id):
+            row = await self.store.get_game(row.id)
+            if row is None or row.status != "active":
+                raise UserError("That game has just ended. See `/history`.")
+            if user_id not in row.seats:
+                raise UserError("You are not playing in this game, so you can't abort it.")
+            counts = {u: 0 for u in row.seats}
+            for _, u in await self.store.action_users(row.id):
+                counts[u] = counts.get(u, 0) + 1
+            if any(n >= 2 for n in counts.values()):
+                raise UserError("Too late to abort: a player has made a second action. You can `/resign`.")
+            now = self.clock()
+            async with self.store.transaction():
+                await self.store.finish_game(row.id, status="aborted", winner_seat=None, reason=None, now=now)
+                for kind in GAME_TIMERS:
+                    await self.store.delete_timers(kind, row.id)
+            self._positions.pop(row.id, None)
+            log.info("game %d: aborted by %d", row.id, user_id)
+            aborted = await self.store.get_game(row.id)
+            assert aborted is not None
+            return ActiveGame(aborted, (await self._position(aborted)).copy())
+
+    async def _commit(
+        self, row: GameRow, pos: Position, trial: Position, applied: list[str], user_id: int, result: PlayResult
+    ) -> None:
+        """Store the new actions (and the result, and ratings) in one transaction, then adopt them."""
+        now = self.clock()
+        try:
+            async with self.store.transaction():
+                if applied:
+                    await self.store.append_actions(row.id, await self.store.next_seq(row.id), applied, user_id, now)
+                if trial.outcome is not None:
+                    result.outcome = trial.outcome
+                    result.rating_changes = await self._finish(row, trial, now)
+                elif not set(trial.to_move) <= set(pos.to_move) or row.deadline is None:
+                    # A new player has to act: their time starts now. (Relocations, a second
+                    # letter, or the second Blind Hex choice keep the running deadline.)
+                    per_move = CLOCKS.get(row.clock)
+                    await self.store.set_deadline(row.id, None if per_move is None else now + per_move)
+                    fresh = await self.store.get_game(row.id)
+                    assert fresh is not None
+                    await arm_timers(self.store, fresh, now)
+        except Conflict:
+            # Another writer got there first (only possible with two bot processes on one file).
+            self._positions.pop(row.id, None)
+            raise UserError("That move crossed with another one; nothing was changed. See `/board`.") from None
+        self._positions[row.id] = trial
+        if trial.outcome is not None:
+            self._positions.pop(row.id, None)
+        fresh = await self.store.get_game(row.id)
+        if fresh is not None:
+            result.game.row = fresh
+        await self._wake()
+        # A Blind Hex choice stays secret in the logs too until both are revealed.
+        shown = "a secret choice" if result.secret else " | ".join(applied) or "-"
+        log.info("game %d: %s by %d (%s)%s", row.id, shown, user_id, result.colour,
+                 f" → {trial.describe_outcome()}" if trial.outcome else "")
+
+    async def _finish(self, row: GameRow, pos: Position, now: float) -> dict[int, tuple[float, float]]:
+        """Record the result and, for a rated game both players took part in, the new ratings."""
+        outcome = pos.outcome
+        assert outcome is not None
+        winner_seat = pos.seat_of_colour(outcome.winner) if outcome.winner else None
+        await self.store.finish_game(row.id, status="finished", winner_seat=winner_seat, reason=outcome.reason.value, now=now)
+        for kind in GAME_TIMERS:
+            await self.store.delete_timers(kind, row.id)
+        if not row.rated or winner_seat is None or outcome.reason is Reason.ABANDONED:
+            return {}
+        movers = {u for _, u in await self.store.action_users(row.id)}
+        if not set(row.seats) <= movers:
+            return {}  # a game one side never played in does not count (e.g. resigned at once)
+        winner_id, loser_id = row.seats[winner_seat], row.seats[1 - winner_seat]
+        before = {}
+        for uid in (winner_id, loser_id):
+            r = await self.store.get_rating(row.guild_id, row.game, uid)
+            before[uid] = r or RatingRow(row.guild_id, row.game, uid, 1500.0, 350.0, 0.06, 0, 0, 0, now)
+        w, lo = before[winner_id], before[loser_id]
+        new_w, new_l = rate_game(Rating(w.rating, w.deviation, w.volatility), Rating(lo.rating, lo.deviation, lo.volatility))
+        await self.store.put_rating(RatingRow(row.guild_id, row.game, winner_id, new_w.rating, new_w.deviation,
+                                              new_w.volatility, w.games + 1, w.wins + 1, w.losses, now))
+        await self.store.put_rating(RatingRow(row.guild_id, row.game, loser_id, new_l.rating, new_l.deviation,
+                                              new_l.volatility, lo.games + 1, lo.wins, lo.losses + 1, now))
+        changes = {winner_id: (w.rating, new_w.rating), loser_id: (lo.rating, new_l.rating)}
+        for uid, (b, a) in changes.items():
+            await self.store.add_rating_change(row.id, uid, b, a)
+        return changes

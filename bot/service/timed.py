@@ -1,0 +1,67 @@
+"""Timed events of games: which timers still apply, abandoned games, wins on time."""
+
+from __future__ import annotations
+
+import json
+
+from engine import Outcome, Reason
+
+from .clocks import ABANDON_AFTER, CLOCKS, format_duration
+from .errors import UserError
+from .moves import MovesService
+from .values import ActiveGame, PlayResult
+
+
+class TimedService(MovesService):
+    """Timed events of games: which still apply, abandonment, wins on time."""
+
+    async def due_game(self, game_id: int, payload: str) -> ActiveGame | None:
+        """The game a reminder or deadline timer is about, if that timer still applies."""
+        g = await self.game(game_id)
+        if g is None or g.row.status != "active":
+            return None
+        wanted = json.loads(payload or "{}").get("deadline")
+        if wanted is not None and g.row.deadline != wanted:
+            return None  # someone moved since: a newer timer replaced this one
+        return g
+
+    async def abandon_if_idle(self, game_id: int) -> PlayResult | None:
+        """Close a game (unrated) 30 days after its last move, or with a clock 30 days after
+        a deadline nobody claimed; None if it is alive."""
+        async with self._game_locks.lock(game_id):
+            # Read inside the lock: a move that just got in keeps the game alive.
+            row = await self.store.get_game(game_id)
+            if row is None or row.status != "active":
+                return None
+            clocked = CLOCKS.get(row.clock) is not None and row.deadline is not None
+            idle_until = (row.deadline if clocked else row.updated_at) + ABANDON_AFTER  # type: ignore[operator]
+            if self.clock() < idle_until:
+                async with self.store.transaction():
+                    await self.store.delete_timers("abandon", row.id)
+                    await self.store.add_timer(idle_until, "abandon", row.id)
+                await self._wake()
+                return None
+            pos = await self._position(row)
+            trial = pos.copy()
+            trial.finish(Outcome(None, Reason.ABANDONED))
+            colour = pos.to_move[0] if pos.to_move else pos.colours[0]
+            result = PlayResult(ActiveGame(row, trial.copy()), pos.copy(), 0, colour, [])
+            await self._commit(row, pos, trial, [], 0, result)
+            return result
+
+    async def claim(self, channel_id: int, user_id: int) -> PlayResult:
+        """Win on time: the opponent's deadline has passed and they have not moved."""
+        refusal = "You are not playing in this game, so you can't claim it."
+        async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
+            if row.deadline is None:
+                raise UserError("This game has no clock, so there is nothing to claim.")
+            if colour in pos.to_move:
+                raise UserError("It's your turn — only the player waiting for a late opponent can claim.")
+            left = row.deadline - self.clock()
+            if left > 0:
+                raise UserError(f"Your opponent still has {format_duration(left)} to move.")
+            trial = pos.copy()
+            trial.finish(Outcome(colour, Reason.TIMEOUT))
+            result = PlayResult(ActiveGame(row, trial.copy()), pos.copy(), user_id, colour, [])
+            await self._commit(row, pos, trial, [], user_id, result)
+            return result

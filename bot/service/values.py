@@ -1,0 +1,98 @@
+"""The plain values the service takes and returns: requests, games with their position, results."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine import Outcome, Position
+
+from ..store import ChallengeRow, GameRow
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRequest:
+    """What ``/challenge`` asked for; None means the option was left out."""
+
+    guild_id: int
+    channel_id: int
+    channel_is_thread: bool
+    challenger_id: int
+    opponent_id: int
+    opponent_is_bot: bool
+    game: str
+    size: int | None = None
+    pie: bool | None = None
+    neutral: bool | None = None
+    free_reply: bool | None = None
+    swap: bool | None = None
+    seat: str = "random"
+    rated: bool = True
+    #: None: the server's default (``/settings``)
+    thread: bool | None = None
+    #: time per move; None: the server's default
+    clock: str | None = None
+    #: threads can be made here (a text channel); a server's "always thread" default then applies
+    channel_can_thread: bool = True
+    #: the opponent is this bot: a game against its AI at ``level``
+    opponent_is_me: bool = False
+    level: str = "medium"
+
+
+@dataclass(slots=True)
+class ActiveGame:
+    """A game's stored row with its current position."""
+
+    row: GameRow
+    position: Position
+
+    def colour_of(self, user_id: int) -> str | None:
+        """The colour a user plays now (None for a non-player)."""
+        if user_id == self.row.seat0_id:
+            return self.position.colour_of_seat(0)
+        if user_id == self.row.seat1_id:
+            return self.position.colour_of_seat(1)
+        return None
+
+    def user_of(self, colour: str) -> int:
+        """The user who plays a colour now."""
+        return self.row.seats[self.position.seat_of_colour(colour)]
+
+    def users_to_move(self) -> list[int]:
+        """Users who may act now."""
+        return [self.user_of(c) for c in self.position.to_move]
+
+
+@dataclass(slots=True)
+class PlayResult:
+    """What an accepted action (or a resignation) did."""
+
+    game: ActiveGame
+    before: Position
+    user_id: int
+    colour: str
+    actions: list[str]
+    #: Blind Hex: a secret choice that is not revealed yet (say only "x has chosen")
+    secret: bool = False
+    #: Blind Hex: this choice completed the pair, so both are revealed now
+    revealed: bool = False
+    outcome: Outcome | None = None
+    #: user id → (rating before, rating after) when a rated game ended
+    rating_changes: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class StartedGame:
+    """A game just created from an accepted challenge."""
+
+    challenge: ChallengeRow
+    game: ActiveGame
+    #: Blind Hex: the cards drawn in the cut, by colour (e.g. {"x": "Q♠", "o": "7♥"})
+    cut: dict[str, str] | None = None
+
+
+def public_actions(position: Position) -> list[str]:
+    """The actions anyone may see: a Blind Hex choice not yet revealed is left out."""
+    actions = list(position.actions)
+    if position.game == "blindhex" and position.outcome is None and position.phase == "choose" and len(position.to_move) == 1:
+        actions.pop()
+    return actions

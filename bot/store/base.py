@@ -1,0 +1,249 @@
+"""The store interface: every read and write of the bot's data, whatever database holds it.
+
+The service talks only to :class:`Store`; :mod:`bot.store.sqlite` implements it on a
+SQLite file. A second backend (PostgreSQL through asyncpg) implements the same
+methods: all are coroutines, and :meth:`Store.transaction` is an async context
+manager, so a pool-based backend can bind one connection to the block.
+
+Rules every backend keeps:
+
+* A write runs inside :meth:`Store.transaction`; methods called by the task that
+  holds the transaction join it (nested ``transaction()`` blocks are part of the
+  outer one). Methods that say "inside a transaction" must be called within one;
+  the others open their own when they write.
+* A write that breaks a uniqueness rule (one active game per channel, one action
+  per sequence number) raises :class:`Conflict`, and the transaction is rolled back.
+* Timer ids are never reused, so deleting a handled timer can never delete a newer one.
+"""
+
+from __future__ import annotations
+
+import abc
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from typing import Iterable
+
+from .rows import ChallengeRow, GameRow, GuildSettings, RatingRow, TakebackRow, TimerRow
+
+
+class Conflict(Exception):
+    """A write refused by a uniqueness rule of the database (the transaction was rolled back)."""
+
+
+class Store(abc.ABC):
+    """The bot's data: challenges, games and their actions, ratings, settings, timers, names."""
+
+    # -- lifecycle -----------------------------------------------------------------
+    @classmethod
+    async def open(cls, path: str | Path) -> "Store":
+        """Open (creating and migrating it) the database at ``path``: a file path opens SQLite."""
+        from .sqlite import SQLiteStore
+
+        return await SQLiteStore.open(path)
+
+    @abc.abstractmethod
+    async def close(self) -> None:
+        """Close the connection(s)."""
+
+    @abc.abstractmethod
+    async def migrate(self) -> int:
+        """Apply every migration newer than the database; return the schema version."""
+
+    @abc.abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager["Store"]:
+        """Run the block as one write transaction (committed at the end, rolled back on error)."""
+
+    # -- meta ----------------------------------------------------------------------
+    @abc.abstractmethod
+    async def get_meta(self, key: str) -> str | None:
+        """A stored setting of the bot itself (e.g. the command-definition hash)."""
+
+    @abc.abstractmethod
+    async def set_meta(self, key: str, value: str) -> None:
+        """Store a setting of the bot itself."""
+
+    # -- challenges ------------------------------------------------------------------
+    @abc.abstractmethod
+    async def insert_challenge(
+        self, *, guild_id: int, channel_id: int, challenger_id: int, opponent_id: int, game: str, size: int,
+        variants: tuple[str, ...], seat: str, rated: bool, thread: bool, created_at: float, expires_at: float,
+        clock: str = "3d",
+    ) -> ChallengeRow:
+        """Record a new open challenge (inside a transaction)."""
+
+    @abc.abstractmethod
+    async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
+        """A challenge by id."""
+
+    @abc.abstractmethod
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember which message shows the challenge (to edit it later)."""
+
+    @abc.abstractmethod
+    async def open_challenge_to(self, channel_id: int, opponent_id: int) -> ChallengeRow | None:
+        """The newest open challenge addressed to ``opponent_id`` in a channel."""
+
+    @abc.abstractmethod
+    async def close_challenge(self, challenge_id: int, status: str, game_id: int | None = None) -> bool:
+        """Move an open challenge to ``status``; False if it was no longer open (a race lost)."""
+
+    # -- games -----------------------------------------------------------------------
+    @abc.abstractmethod
+    async def insert_game(
+        self, *, guild_id: int, channel_id: int, parent_id: int | None, game: str, size: int,
+        variants: tuple[str, ...], first: str | None, seed: int, seat0_id: int, seat1_id: int, rated: bool,
+        challenge_id: int | None, now: float, clock: str = "none", deadline: float | None = None,
+        ai_level: str | None = None,
+    ) -> GameRow:
+        """Record a new game in progress (inside a transaction)."""
+
+    @abc.abstractmethod
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """A game by id."""
+
+    @abc.abstractmethod
+    async def active_game_in(self, channel_id: int) -> GameRow | None:
+        """The game in progress in a channel or thread, if any."""
+
+    @abc.abstractmethod
+    async def active_games(self, guild_id: int | None = None) -> list[GameRow]:
+        """Games in progress (in one server, or everywhere), oldest first."""
+
+    @abc.abstractmethod
+    async def finished_games(self, guild_id: int, user_id: int | None = None, limit: int = 10) -> list[GameRow]:
+        """Recently ended games in a server (optionally of one player), newest first."""
+
+    @abc.abstractmethod
+    async def actions(self, game_id: int) -> list[str]:
+        """A game's actions in order (its engine record), without taken-back ones."""
+
+    @abc.abstractmethod
+    async def action_users(self, game_id: int) -> list[tuple[str, int]]:
+        """A game's actions with the user who made each, in order (without taken-back ones)."""
+
+    @abc.abstractmethod
+    async def action_rows(self, game_id: int) -> list[tuple[int, str, int, bool]]:
+        """Every stored action of a game as (seq, action, user id, taken back), in order."""
+
+    @abc.abstractmethod
+    async def next_seq(self, game_id: int) -> int:
+        """The sequence number the next action of a game gets."""
+
+    @abc.abstractmethod
+    async def mark_taken_back(self, game_id: int, seqs: list[int]) -> None:
+        """Mark actions as undone by a takeback (inside a transaction); they stay in the table."""
+
+    @abc.abstractmethod
+    async def set_deadline(self, game_id: int, deadline: float | None) -> None:
+        """When the players to move run out of time (inside a transaction)."""
+
+    @abc.abstractmethod
+    async def append_actions(self, game_id: int, first_seq: int, actions: list[str], user_id: int, now: float) -> None:
+        """Append actions at ``first_seq``…; the primary key refuses a sequence number twice."""
+
+    @abc.abstractmethod
+    async def finish_game(
+        self, game_id: int, *, status: str, winner_seat: int | None, reason: str | None, now: float
+    ) -> None:
+        """Record how a game ended (status finished or aborted)."""
+
+    # -- takebacks -------------------------------------------------------------------
+    @abc.abstractmethod
+    async def insert_takeback(self, game_id: int, requester_id: int, last_seq: int, now: float) -> TakebackRow:
+        """Record an open takeback request (inside a transaction)."""
+
+    @abc.abstractmethod
+    async def get_takeback(self, takeback_id: int) -> TakebackRow | None:
+        """A takeback request by id."""
+
+    @abc.abstractmethod
+    async def close_takeback(self, takeback_id: int, status: str, undone: str = "") -> bool:
+        """Close an open takeback request; False if it was no longer open."""
+
+    @abc.abstractmethod
+    async def open_takeback(self, game_id: int, requester_id: int, last_seq: int) -> TakebackRow | None:
+        """An open request of this player for the same turn, if they already asked."""
+
+    @abc.abstractmethod
+    async def takebacks_of(self, game_id: int) -> list[TakebackRow]:
+        """Accepted takebacks of a game, oldest first (for its record)."""
+
+    # -- settings ----------------------------------------------------------------------
+    @abc.abstractmethod
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """A server's settings (defaults when never set)."""
+
+    @abc.abstractmethod
+    async def put_guild_settings(self, s: GuildSettings) -> None:
+        """Store a server's settings."""
+
+    @abc.abstractmethod
+    async def wants_dm(self, user_id: int) -> bool:
+        """Whether a player asked for reminders by direct message."""
+
+    @abc.abstractmethod
+    async def set_dm(self, user_id: int, dm: bool) -> None:
+        """Remember how a player wants reminders."""
+
+    # -- ratings ---------------------------------------------------------------------
+    @abc.abstractmethod
+    async def get_rating(self, guild_id: int, game: str, user_id: int) -> RatingRow | None:
+        """A player's rating for a game in a server, if they have played it rated."""
+
+    @abc.abstractmethod
+    async def put_rating(self, r: RatingRow) -> None:
+        """Insert or replace a rating (inside a transaction)."""
+
+    @abc.abstractmethod
+    async def add_rating_change(self, game_id: int, user_id: int, before: float, after: float) -> None:
+        """Remember how a game moved a player's rating (inside a transaction)."""
+
+    @abc.abstractmethod
+    async def rating_changes(self, game_id: int) -> dict[int, tuple[float, float]]:
+        """user id → (before, after) for a rated game."""
+
+    @abc.abstractmethod
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 20) -> list[RatingRow]:
+        """A server's rated players of a game, best rating first."""
+
+    @abc.abstractmethod
+    async def player_ratings(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        """A player's ratings in a server, one per game."""
+
+    @abc.abstractmethod
+    async def player_record(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int, int]]:
+        """game → (finished games, wins, losses) of a player in a server, rated or not."""
+
+    # -- timers ------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def add_timer(self, due_at: float, kind: str, ref_id: int, payload: str = "{}") -> int:
+        """Schedule a timed event (inside a transaction); returns its id, never one used before."""
+
+    @abc.abstractmethod
+    async def next_timer(self) -> TimerRow | None:
+        """The earliest scheduled event."""
+
+    @abc.abstractmethod
+    async def due_timers(self, now: float) -> list[TimerRow]:
+        """Every event due at or before ``now``, earliest first."""
+
+    @abc.abstractmethod
+    async def delete_timer(self, timer_id: int) -> bool:
+        """Remove one event (inside a transaction); False if it was already gone."""
+
+    @abc.abstractmethod
+    async def timer_exists(self, timer_id: int) -> bool:
+        """Whether an event is still waiting (not handled, not cancelled)."""
+
+    @abc.abstractmethod
+    async def delete_timers(self, kind: str, ref_id: int) -> None:
+        """Remove every event of a kind about one thing (inside a transaction)."""
+
+    # -- players -----------------------------------------------------------------------
+    @abc.abstractmethod
+    async def remember_names(self, guild_id: int, names: dict[int, str], now: float) -> None:
+        """Store display names as last seen (inside or outside a transaction)."""
+
+    @abc.abstractmethod
+    async def names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+        """Display names last seen for some users (missing ones are left out)."""
