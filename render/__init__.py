@@ -18,7 +18,7 @@ from PIL import Image
 from engine import Position
 
 from .encode import png_bytes, to_palette
-from .fonts import drawable
+from .fonts import clean
 from .games import scene_of
 from .geometry import Layout, check_width
 from .paint import paint, scene_layout
@@ -48,7 +48,7 @@ def render_image(
     look = _theme(theme)
     sc = scene_of(pos, names)
     if caption:
-        sc.caption = drawable(caption)
+        sc.caption = clean(caption)
     image = paint(sc, look, width, flip)
     if not palette:
         return image
@@ -72,7 +72,7 @@ def layout_of(
     """
     sc = scene_of(pos, names)
     if caption:
-        sc.caption = drawable(caption)
+        sc.caption = clean(caption)
     return scene_layout(sc, width, flip)
 
 

@@ -16,8 +16,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from .fonts import font
-from .geometry import SIDES, Layout, hexagon
+from . import display
+from .fonts import BOLD, font
+from .geometry import LABEL_WEIGHT, SIDES, Layout, hexagon
 from .raster import Pen
 from .theme import RGB, PieceColours, Theme, mix
 
@@ -25,6 +26,8 @@ from .theme import RGB, PieceColours, Theme, mix
 FACTOR = 3
 #: how far the digits go from the numbered cell's colour towards the ink (readable, yet quieter than the ticks)
 DIGIT_INK = 0.75
+#: digits are bold: at display size they must read at a glance
+DIGIT_WEIGHT = BOLD
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +89,7 @@ def board_layer(style: BoardStyle, lay: Layout, theme: Theme) -> Image.Image:
         pen.polygon(lay.cell_polygon(i), fill=fill, outline=theme.cell_line, width=line)
     image = big.reduce(FACTOR)
     draw = ImageDraw.Draw(image)
-    f = font(lay.label_size)
+    f = font(lay.label_size, LABEL_WEIGHT)
     for lab in lay.labels():
         draw.text((lab.x, lab.y), lab.text, font=f, fill=theme.label, anchor=lab.anchor)
     return image
@@ -147,16 +150,21 @@ def _disjoint(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, in
     return out
 
 
+def digit_size(lay: Layout) -> int:
+    """Font size of Blind Hex's digits: at least :data:`render.display.DIGIT` tall on Discord."""
+    return max(display.cap_font(display.DIGIT, lay.width), round(0.62 * lay.radius))
+
+
 @lru_cache(maxsize=64)
-def digit(k: int, radius: float, theme: Theme) -> Image.Image:
+def digit(k: int, size: int, theme: Theme) -> Image.Image:
     """The number of a numbered cell as a centred sprite (see :func:`render.pieces.place`).
 
     A sprite rather than part of :func:`marks_layer`: a cell with a letter on it
     leaves its digit out (the letter says the cell is taken) but keeps its ticks.
     """
-    f = font(max(10, round(0.62 * radius)))
+    f = font(size, DIGIT_WEIGHT)
     colour = mix(theme.cell_numbered, theme.ink, DIGIT_INK)
-    side = 2 * math.ceil(0.62 * radius + 2)
+    side = 2 * math.ceil(size + 2)
     image = Image.new("RGBA", (side, side), (*colour, 0))
     ImageDraw.Draw(image).text((side / 2, side / 2), str(k), font=f, fill=(*colour, 255), anchor="mm")
     return image

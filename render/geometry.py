@@ -20,10 +20,15 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .fonts import font
+from . import display
+from .fonts import MEDIUM, font
 
 SQRT3 = math.sqrt(3.0)
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
+#: column letters in capitals: at display size a capital is a third taller than a small letter
+#: (moves are typed in either case)
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: the coordinates' weight: a little heavier than text, for small sizes
+LABEL_WEIGHT = MEDIUM
 Point = tuple[float, float]
 
 #: side bands, as fractions of R: thickness of the band at its thinnest
@@ -214,6 +219,26 @@ class Layout:
             labels.append(Label(str(right // n + 1), x + side_reach, y, "lm"))
         return labels
 
+    def _stuff(self) -> list[list[Point]]:
+        """Everything drawn of the board as polygons: the four bands and each coordinate's box."""
+        shapes = [self.band_polygon(side) for side in SIDES]
+        f = font(self.label_size, LABEL_WEIGHT)
+        for lab in self.labels():
+            left, top, right, bottom = f.getbbox(lab.text, anchor=lab.anchor)
+            x0, y0, x1, y1 = lab.x + left, lab.y + top, lab.x + right, lab.y + bottom
+            shapes.append([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+        return shapes
+
+    def free_left(self, top: float, bottom: float) -> float:
+        """How far from the left edge the strip of rows ``top``–``bottom`` is free of the board."""
+        xs = [x for shape in self._stuff() for x in _xs_in_strip(shape, top, bottom)]
+        return min(xs, default=float(self.width))
+
+    def free_right(self, top: float, bottom: float) -> float:
+        """How far from the right edge the strip of rows ``top``–``bottom`` is free of the board."""
+        xs = [x for shape in self._stuff() for x in _xs_in_strip(shape, top, bottom)]
+        return self.width - max(xs, default=0.0)
+
     @property
     def board_box(self) -> tuple[float, float, float, float]:
         """(left, top, right, bottom) of the board with its bands and coordinates."""
@@ -226,15 +251,30 @@ def _intersect(na: Point, ka: float, nb: Point, kb: float) -> Point:
     return (ka * nb[1] - na[1] * kb) / det, (na[0] * kb - ka * nb[0]) / det
 
 
+def _xs_in_strip(poly: list[Point], top: float, bottom: float) -> list[float]:
+    """The x of a polygon's corners inside the strip top ≤ y ≤ bottom and of its edges' crossings of the strip's borders.
+
+    The least and greatest of them are where the polygon starts and ends in the strip.
+    """
+    xs = [x for x, y in poly if top <= y <= bottom]
+    for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1]):
+        for yy in (top, bottom):
+            if (y0 - yy) * (y1 - yy) < 0:
+                xs.append(x0 + (x1 - x0) * (yy - y0) / (y1 - y0))
+    return xs
+
+
 def hexagon(x: float, y: float, r: float) -> list[Point]:
     """Corners of a pointy-top hexagon of circumradius ``r`` centred on (x, y), top first, clockwise."""
     h = SQRT3 / 2 * r
     return [(x, y - r), (x + h, y - r / 2), (x + h, y + r / 2), (x, y + r), (x - h, y + r / 2), (x - h, y - r / 2)]
 
 
-def _label_size(radius: float, scale: float) -> int:
-    """Coordinates: big enough for a phone, small enough to sit between neighbours."""
-    return round(max(14 * scale, min(24 * scale, 0.62 * radius)))
+def _label_size(radius: float, scale: float, n: int) -> int:
+    """Coordinates: never below the display floor (see :mod:`render.display`), larger where cells allow."""
+    width = round(900 * scale)
+    floor = display.cap_font(display.label_floor(n), width)
+    return max(floor, round(min(30 * scale, 0.62 * radius)))
 
 
 def _extent(n: int, radius: float, label_size: int, ox: float = 0.0, oy: float = 0.0) -> tuple[float, float, float, float]:
@@ -246,7 +286,7 @@ def _extent(n: int, radius: float, label_size: int, ox: float = 0.0, oy: float =
         for x, y in probe.band_polygon(side):
             xs.append(x)
             ys.append(y)
-    f = font(label_size)
+    f = font(label_size, LABEL_WEIGHT)
     for lab in probe.labels():
         left, top, right, bottom = f.getbbox(lab.text, anchor=lab.anchor)
         xs += [lab.x + left, lab.x + right]
@@ -265,27 +305,29 @@ def check_width(width: int) -> None:
 
 @lru_cache(maxsize=256)
 def layout(n: int, width: int, header: int, footer: int, flip: bool = False) -> Layout:
-    """The layout of an n×n board filling ``width`` pixels, below a header and above a footer.
+    """The layout of an n×n board in a 4:3 picture ``width`` wide, below a header and above a footer.
 
-    The radius is the largest that fits the width, found by bisection because the
+    The radius is the largest with which the board fits both the width and the
+    height left between header and footer, found by bisection because the
     coordinates' font size depends on it.
     """
     scale = width / 900
-    margin = 14 * scale
-    avail = width - 2 * margin
-    lo, hi = 1.0, avail
+    margin = 12 * scale
+    pad = 8 * scale
+    height = display.height_for(width)
+    avail_w = width - 2 * margin
+    avail_h = height - header - footer - 2 * pad
+    lo, hi = 1.0, avail_w
     for _ in range(40):
         mid = (lo + hi) / 2
-        left, _, right, _ = _extent(n, mid, _label_size(mid, scale))
-        if right - left <= avail:
+        left, top, right, bottom = _extent(n, mid, _label_size(mid, scale, n))
+        if right - left <= avail_w and bottom - top <= avail_h:
             lo = mid
         else:
             hi = mid
     radius = lo
-    label_size = _label_size(radius, scale)
+    label_size = _label_size(radius, scale, n)
     left, top, right, bottom = _extent(n, radius, label_size)
     ox = (width - (right - left)) / 2 - left
-    pad = 10 * scale
-    oy = header + pad - top
-    height = math.ceil(header + pad + (bottom - top) + pad + footer)
+    oy = header + pad + (avail_h - (bottom - top)) / 2 - top
     return Layout(n, width, height, flip, radius, header, footer, ox, oy, label_size, scale)

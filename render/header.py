@@ -12,21 +12,20 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from .fonts import drawable, fit, font
+from . import display
+from .fonts import BOLD, MEDIUM, REGULAR, Text, font, text
 from .geometry import Layout
 from .pieces import DISC, disc, letter, place, stack
 from .raster import Pen, sprite
 from .scene import Cards, Panel, Piece, Scene
 from .theme import RGB, PieceColours, Theme, hex_rgb
 
-MARGIN = 14
-ROW1 = 46
-ROW2 = 30
+MARGIN = 12
+ROW1 = 60
+ROW2 = 38
 CARD_ROW = 50
-FOOTER = 34
-#: smallest footer text in pixels: below it the bundled font's spaces shrink until
-#: words run together ("discto relocate" at 480 px wide)
-FOOTER_MIN_TEXT = 13
+#: the coordinates' and footer's text at 900 px wide; the footer goes in the free corner left of the board
+FOOTER_TEXT = 26
 DARK_TEXT = hex_rgb("#1b1b1f")
 LIGHT_TEXT = hex_rgb("#ffffff")
 
@@ -37,21 +36,34 @@ def header_height(scene: Scene, scale: float) -> int:
 
 
 def footer_height(scene: Scene, scale: float) -> int:
-    """Height of the footer, zero when it has nothing to say."""
-    if not (scene.last or scene.caption):
-        return 0
-    return max(round(FOOTER * scale), round(1.6 * _footer_text(scale)))
+    """Height kept under the board for the footer: none, it goes in the board's free corners."""
+    return 0
 
 
-def _footer_text(scale: float) -> int:
-    """Font size of the footer: 20 px at 900 px wide, never below :data:`FOOTER_MIN_TEXT`."""
-    return max(FOOTER_MIN_TEXT, round(20 * scale))
+def name_size(width: int) -> int:
+    """Font size of the players' names: capitals at least :data:`display.NAME` tall on Discord."""
+    return display.cap_font(display.NAME, width)
+
+
+def badge_size(width: int) -> int:
+    """Font size of the badge saying who acts now (capitals, at least :data:`display.BADGE` tall)."""
+    return display.cap_font(display.BADGE, width)
+
+
+def detail_size(scale: float) -> int:
+    """Font size of a box's second row (sides, pieces in hand)."""
+    return round(24 * scale)
+
+
+def footer_size(scale: float) -> int:
+    """Font size of the footer's last turn and of the caption."""
+    return round(FOOTER_TEXT * scale)
 
 
 def _panel_height(scene: Scene) -> int:
     """Box height at scale 1: two rows, plus a row of cards in Blind Hex."""
     has_cards = any(p.cards is not None for p in scene.panels)
-    return 12 + ROW1 + ROW2 + (CARD_ROW if has_cards else 0) + 6
+    return 8 + ROW1 + ROW2 + (CARD_ROW if has_cards else 0) + 6
 
 
 def draw_header(image: Image.Image, scene: Scene, lay: Layout, theme: Theme) -> None:
@@ -62,42 +74,34 @@ def draw_header(image: Image.Image, scene: Scene, lay: Layout, theme: Theme) -> 
     height = _panel_height(scene) * s
     for k, panel in enumerate(scene.panels):
         x = m + k * (width + m)
-        _draw_panel(image, panel, x, m, width, height, s, theme)
+        _draw_panel(image, panel, x, m, width, height, lay.width, theme)
 
 
-def _draw_panel(image: Image.Image, p: Panel, x: float, y: float, w: float, h: float, s: float, theme: Theme) -> None:
+def _draw_panel(image: Image.Image, p: Panel, x: float, y: float, w: float, h: float, width: int, theme: Theme) -> None:
     """One player's box."""
+    s = width / 900
     active = bool(p.badge) and p.tone != "idle"
     outline = {"turn": theme.accent, "alert": theme.alert, "win": theme.win}.get(p.tone)
     box = _box(round(w), round(h), theme.panel_active if active else theme.panel, outline, s)
     image.paste(box, (round(x), round(y)), box)
     draw = ImageDraw.Draw(image)
-    pad = 12 * s
-    icon_r = 20 * s
-    place(image, _icon(p.piece, icon_r / DISC), x + pad + icon_r, y + pad + ROW1 * s / 2)
-    text_x = x + pad + 2 * icon_r + 12 * s
+    pad = 10 * s
+    icon_r = 21 * s
+    row1 = y + pad + ROW1 * s / 2
+    place(image, _icon(p.piece, icon_r / DISC), x + pad + icon_r, row1)
+    text_x = x + pad + 2 * icon_r + 10 * s
     right = x + w - pad
     if p.badge:
-        right = _badge(image, p.badge, p.tone, right, y + pad + ROW1 * s / 2, s, theme) - 10 * s
-    name_size = round(28 * s)
-    draw.text(
-        (text_x, y + pad + ROW1 * s / 2),
-        fit(p.name, name_size, right - text_x),
-        font=font(name_size),
-        fill=theme.text,
-        anchor="lm",
-    )
+        right = _badge(image, p.badge, p.tone, right, row1, width, theme) - 8 * s
+    name = text(p.name, name_size(width), MEDIUM, right - text_x)
+    name.draw(draw, (text_x, row1), theme.text, "lm")
     row2 = y + pad + ROW1 * s + ROW2 * s / 2
     icon = _sides_icon(p.vertical, p.colours, theme.muted, s)
     image.paste(icon, (round(text_x), round(row2 - icon.height / 2)), icon)
-    small = round(20 * s)
-    draw.text(
-        (text_x + icon.width + 8 * s, row2),
-        fit(" · ".join(t for t in (p.sides, p.detail) if t), small, x + w - pad - text_x - icon.width),
-        font=font(small),
-        fill=theme.muted,
-        anchor="lm",
-    )
+    # the icon shows the sides; their name only when there is nothing else to say
+    words = p.detail or p.sides
+    small = text(words, detail_size(s), REGULAR, x + w - pad - text_x - icon.width - 8 * s)
+    small.draw(draw, (text_x + icon.width + 8 * s, row2), theme.muted, "lm")
     if p.cards is not None:
         _cards_row(image, draw, p.cards, text_x, row2 + ROW2 * s / 2 + CARD_ROW * s / 2, s, theme)
 
@@ -111,20 +115,22 @@ def _icon(piece: Piece, radius: float) -> Image.Image:
     return disc(piece.colours, radius)
 
 
-def _badge(image: Image.Image, text: str, tone: str, right: float, cy: float, s: float, theme: Theme) -> float:
+def _badge(image: Image.Image, word: str, tone: str, right: float, cy: float, width: int, theme: Theme) -> float:
     """A pill with a short state word, right-aligned at ``right``; returns its left edge."""
-    pill = _pill(text, tone, s, theme)
+    pill = _pill(word, tone, width, theme)
     left = right - pill.width
     image.paste(pill, (round(left), round(cy - pill.height / 2)), pill)
     return left
 
 
 @lru_cache(maxsize=64)
-def _pill(text: str, tone: str, s: float, theme: Theme) -> Image.Image:
+def _pill(word: str, tone: str, width: int, theme: Theme) -> Image.Image:
     """The badge sprite: a rounded pill in the tone's colour with the word in capitals."""
-    f = font(round(17 * s))
-    label = text.upper()
-    hpad, hh = 10 * s, 14 * s
+    s = width / 900
+    size = badge_size(width)
+    f = font(size, BOLD)
+    label = word.upper()
+    hpad, hh = 10 * s, 0.7 * size
     w, h = round(f.getlength(label) + 2 * hpad), round(2 * hh)
     fill, ink = {
         "win": (theme.win, DARK_TEXT),
@@ -232,20 +238,44 @@ def _card(value: int, played: bool, theme: Theme, s: float) -> Image.Image:
 
 
 def draw_footer(image: Image.Image, scene: Scene, lay: Layout, theme: Theme) -> None:
-    """The last turn in words (left) and the caption (right) along the bottom."""
-    if not lay.footer:
-        return
+    """The last turn in words in the free corner below-left of the board, the caption in the one above-right.
+
+    A 4:3 picture leaves two empty triangles beside the rhombus; putting the
+    words there gives the board the whole height. The last turn may take two
+    lines, from the bottom up; what still does not fit ends in an ellipsis.
+    """
     s = lay.scale
     draw = ImageDraw.Draw(image)
-    size = _footer_text(s)
-    f = font(size)
-    cy = lay.height - lay.footer / 2 - 4 * s
+    size = footer_size(s)
     m = MARGIN * s
-    caption_w = 0.0
+    line = 1.25 * size
+    ascent, descent = font(size).getmetrics()
     if scene.caption:
-        text = fit(scene.caption, size, lay.width * 0.45)
-        caption_w = f.getlength(text)
-        draw.text((lay.width - m, cy), text, font=f, fill=theme.muted, anchor="rm")
+        y = m / 2 + lay.header + 4 * s
+        free = lay.free_right(y, y + ascent + descent) - m
+        text(scene.caption, size, REGULAR, free).draw(draw, (lay.width - m, y), theme.muted, "ra")
     if scene.last:
-        avail = lay.width - 2 * m - caption_w - (20 * s if caption_w else 0)
-        draw.text((m, cy), fit(drawable(scene.last), size, avail), font=f, fill=theme.text, anchor="lm")
+        bottom = lay.height - m / 2
+        lines = _wrap(scene.last, size, [lay.free_left(bottom - (k + 1) * line, bottom - k * line) - m for k in (2, 1, 0)])
+        for k, words in enumerate(reversed(lines)):
+            words.draw(draw, (m, bottom - k * line), theme.text, "ld")
+
+
+def _wrap(value: str, size: int, widths: list[float]) -> list[Text]:
+    """``value`` broken at spaces into at most ``len(widths)`` lines of those widths (the last one cut short)."""
+    if text(value, size).width <= widths[-1]:
+        return [text(value, size)]
+    words = value.split(" ")
+    lines: list[Text] = []
+    for k, avail in enumerate(widths):
+        if not words:
+            break
+        if k == len(widths) - 1:
+            lines.append(text(" ".join(words), size, REGULAR, avail))
+            break
+        taken = 1
+        while taken < len(words) and text(" ".join(words[: taken + 1]), size).width <= avail:
+            taken += 1
+        lines.append(text(" ".join(words[:taken]), size, REGULAR, avail))
+        words = words[taken:]
+    return lines

@@ -12,7 +12,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from .board import board_layer, digit, marks_layer
+from .board import board_layer, digit, digit_size, marks_layer
 from .geometry import Layout, layout
 from .header import draw_footer, draw_header, footer_height, header_height
 from .pieces import DISC, cell_tint, disc, dot, ghost, letter, place, ring, stack
@@ -71,9 +71,10 @@ def _numbers(image: Image.Image, scene: Scene, lay: Layout, theme: Theme) -> Non
     for patch in marks_layer(scene.style, lay, theme):
         image.paste(patch.image, (patch.x, patch.y), patch.image)
     hidden = {cell for cell, kind in scene.tints if kind == "erase"}
+    size = digit_size(lay)
     for cell, k in enumerate(scene.style.numbers):
         if k and cell not in hidden:
-            place(image, digit(k, lay.radius, theme), *lay.centre(cell))
+            place(image, digit(k, size, theme), *lay.centre(cell))
 
 
 def piece_sprite(piece: Piece, radius: float) -> Image.Image:

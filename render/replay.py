@@ -31,9 +31,29 @@ from .encode import to_palette
 from .palette import COLOURS, palette_for
 from .theme import theme as _theme
 
-#: milliseconds per frame, and for the final frame
-FRAME_MS = 900
+#: how long a whole replay lasts, whatever the game's length (ms), and its bounds
+TOTAL_MS = 30_000
+MIN_TOTAL_MS, MAX_TOTAL_MS = 20_000, 40_000
+#: the final position is held at least this long
 FINAL_MS = 4000
+#: no frame longer than this (a short game holds its final position longer instead)
+#: nor shorter than 20 ms, the shortest delay browsers honour
+MAX_FRAME_MS, MIN_FRAME_MS = 2500, 20
+
+
+def durations(total: int) -> list[int]:
+    """Milliseconds each of ``total`` frames is shown: the game in about 30 s, the end held longest.
+
+    >>> sum(durations(89)) / 1000, sum(durations(3)) / 1000, durations(1)
+    (30.4, 20.0, [20000])
+    """
+    if total <= 1:
+        return [MIN_TOTAL_MS]
+    # GIF delays are whole hundredths of a second
+    frame = round((TOTAL_MS - FINAL_MS) / (total - 1), -1)
+    frame = int(min(MAX_FRAME_MS, max(MIN_FRAME_MS, frame)))
+    final = max(FINAL_MS, MIN_TOTAL_MS - frame * (total - 1))
+    return [frame] * (total - 1) + [final]
 
 
 def turn_complete(pos: Position) -> bool:
@@ -85,14 +105,13 @@ def render_replay(
             cards = any(p.cards is not None for p in sc.panels)
             palette = palette_for(sc.style, sc.size, cards, look, width, flip)
         frames.append(to_palette(paint(sc, look, width, flip), palette))
-    durations = [FRAME_MS] * (total - 1) + [FINAL_MS]
     out = io.BytesIO()
     frames[0].save(
         out,
         "GIF",
         save_all=True,
         append_images=_deltas(frames),
-        duration=durations,
+        duration=durations(total),
         loop=0,
         optimize=False,
         disposal=1,

@@ -6,15 +6,15 @@ from collections.abc import Mapping
 
 from engine import Position, Reason
 
-from ..fonts import drawable
+from ..fonts import clean
 from ..scene import Cards, Panel, Piece
 from ..theme import PieceColours
 
 
 def display_name(colour: str, names: Mapping[str, str] | None) -> str:
-    """The player's name if the caller gave one (what the font can draw of it), else the colour."""
+    """The player's name if the caller gave one (as written: every script is drawn), else the colour."""
     if names and names.get(colour):
-        name = drawable(str(names[colour]))
+        name = clean(str(names[colour]))
         if name:
             return name
     return colour.capitalize()

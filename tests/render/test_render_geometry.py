@@ -61,12 +61,18 @@ def test_flip_turns_the_board_half_a_turn():
 @pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("width", (400, 900, 1600))
 def test_board_with_bands_and_coordinates_fits_the_width(n, width):
-    lay = layout(n, width, 100, 30)
+    lay = layout(n, width, round(100 * width / 900), round(30 * width / 900))
     left, top, right, bottom = lay.board_box
     assert 0 <= left and right <= width
     assert lay.header <= top and bottom <= lay.height - lay.footer
-    # and it uses the width: no more than the margins are left over
-    assert right - left > width * 0.9
+    # and it uses the room it has: no more than the margins are left over across or down
+    room = lay.height - lay.header - lay.footer
+    assert right - left > width * 0.9 or bottom - top > room * 0.9
+
+
+@pytest.mark.parametrize("width", [400, 720, 900])
+def test_pictures_are_4_by_3_to_fill_discords_embed_box(width):
+    assert layout(11, width, 100, 0).height == round(width * 3 / 4)
 
 
 def test_letters_label_columns_above_and_below_and_numbers_label_rows_left_and_right():
@@ -77,7 +83,7 @@ def test_letters_label_columns_above_and_below_and_numbers_label_rows_left_and_r
     assert len(labels) == 4 * n
     for lab in labels:
         if lab.text.isalpha():
-            col = ord(lab.text) - 97
+            col = ord(lab.text) - ord("A")
             top, bottom = lay.centre(g.index(col, 0)), lay.centre(g.index(col, n - 1))
             assert lab.x in (pytest.approx(top[0]), pytest.approx(bottom[0]))
             assert lab.y < top[1] or lab.y > bottom[1]
@@ -91,7 +97,7 @@ def test_letters_label_columns_above_and_below_and_numbers_label_rows_left_and_r
 def test_flipped_coordinates_run_the_other_way():
     lay = layout(5, 900, 100, 30, flip=True)
     tops = [lab.text for lab in sorted(lay.labels(), key=lambda l: (l.y, l.x)) if lab.text.isalpha()][:5]
-    assert tops == ["e", "d", "c", "b", "a"]
+    assert tops == ["E", "D", "C", "B", "A"]
 
 
 @pytest.mark.parametrize("side", SIDES)

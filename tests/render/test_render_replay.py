@@ -10,7 +10,7 @@ from PIL import Image, ImageSequence
 import engine
 import render
 from engine import Record
-from render.replay import FINAL_MS, FRAME_MS, turns
+from render.replay import FINAL_MS, MAX_TOTAL_MS, MIN_TOTAL_MS, durations, turns
 
 
 def frames(gif: bytes) -> list[Image.Image]:
@@ -59,7 +59,26 @@ def test_gif_loops_and_holds_the_last_frame_longer(random_position):
     durations = []
     for frame in ImageSequence.Iterator(image):
         durations.append(frame.info["duration"])
-    assert durations == [FRAME_MS] * 5 + [FINAL_MS]
+    assert durations[-1] >= FINAL_MS
+    assert all(d < durations[-1] for d in durations[:-1])
+
+
+def gif_ms(gif: bytes) -> int:
+    return sum(f.info["duration"] for f in ImageSequence.Iterator(Image.open(io.BytesIO(gif))))
+
+
+@pytest.mark.parametrize("turns_played", [0, 3, 12, 60])
+def test_a_whole_replay_lasts_20_to_40_seconds_whatever_the_game_length(turns_played, random_position):
+    gif = render.render_replay(Record.of(random_position("hex", 11, turns_played, 2)), width=400)
+    assert MIN_TOTAL_MS <= gif_ms(gif) <= MAX_TOTAL_MS
+
+
+@pytest.mark.parametrize("frames_count", [1, 2, 7, 50, 121, 361, 1300])
+def test_frame_times_add_up_to_20_to_40_seconds_for_any_number_of_frames(frames_count):
+    d = durations(frames_count)
+    assert len(d) == frames_count
+    assert MIN_TOTAL_MS <= sum(d) <= MAX_TOTAL_MS
+    assert all(x % 10 == 0 and x >= 20 for x in d)
 
 
 @pytest.mark.parametrize("game,size", [("hex", 7), ("inphexion", 7), ("blindhex", None)])
