@@ -14,6 +14,7 @@ into picture pixels.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 #: the box an embed image is scaled into on the desktop client
 BOX = (400, 300)
@@ -50,6 +51,20 @@ def px(display: float, width: int) -> float:
     return display / scale(width, height_for(width))
 
 
+@lru_cache(maxsize=256)
 def cap_font(display: float, width: int) -> int:
-    """Font size whose capitals show ``display`` pixels tall in a picture ``width`` wide."""
-    return math.ceil(px(display, width) / CAP)
+    """The smallest font size whose capitals and digits show ``display`` pixels tall in a picture ``width`` wide."""
+    need = px(display, width)
+    size = max(1, math.floor(need / CAP) - 1)
+    # measured, not estimated: a glyph's box is whole pixels
+    while min(_height(size, ch, w) for ch in "A1" for w in (450, 550, 700)) < need:
+        size += 1
+    return size
+
+
+def _height(size: int, ch: str, weight: int) -> int:
+    """Height in pixels of ``ch``'s glyph box (any of the weights the pictures use)."""
+    from .fonts import font  # here, not at the top: fonts need no display sizes, geometry needs both
+
+    left, top, right, bottom = font(size, weight).getbbox(ch)
+    return bottom - top

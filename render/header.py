@@ -279,3 +279,22 @@ def _wrap(value: str, size: int, widths: list[float]) -> list[Text]:
         lines.append(text(" ".join(words[:taken]), size, REGULAR, avail))
         words = words[taken:]
     return lines
+
+
+def draw_legend(image: Image.Image, scene: Scene, lay: Layout, theme: Theme) -> None:
+    """A line per piece that needs explaining (the neutral disc), in the free corner above-right of the board."""
+    if not scene.legend:
+        return
+    s = lay.scale
+    m = MARGIN * s
+    size = footer_size(s)
+    draw = ImageDraw.Draw(image)
+    ascent, descent = font(size).getmetrics()
+    y = lay.header + m / 2 + (1.3 * size if scene.caption else 0)
+    for piece, words in scene.legend:
+        icon = _icon(piece, 0.8 * size / DISC)
+        free = lay.free_right(y, y + max(icon.height, ascent + descent)) - m
+        line = text(words, size, REGULAR, max(0.0, free - icon.width - 6 * s))
+        line.draw(draw, (lay.width - m, y + icon.height / 2), theme.text, "rm")
+        place(image, icon, lay.width - m - line.width - 6 * s - icon.width / 2, y + icon.height / 2)
+        y += icon.height + 4 * s

@@ -14,8 +14,8 @@ from PIL import Image, ImageDraw
 
 from .board import board_layer, digit, digit_size, marks_layer
 from .geometry import Layout, layout
-from .header import draw_footer, draw_header, footer_height, header_height
-from .pieces import DISC, cell_tint, disc, dot, ghost, letter, place, ring, stack
+from .header import draw_footer, draw_header, draw_legend, footer_height, header_height
+from .pieces import DISC, cell_frame, cell_tint, diamond, disc, dot, ghost, letter, place, ring, stack
 from .raster import Point, arrow_polygon, dashes
 from .scene import Arrow, Piece, Scene
 from .theme import RGB, Theme
@@ -33,21 +33,27 @@ def paint(scene: Scene, theme: Theme, width: int = 900, flip: bool = False) -> I
     image = board_layer(scene.style, lay, theme).copy()
     R = lay.radius
     tints = {
-        "win": cell_tint(theme.win, 235, R),
-        "hint": cell_tint(theme.hint, 150, R),
+        "win": (cell_tint(theme.win, 235, R),),
+        "hint": (cell_tint(theme.hint, 150, R),),
+        "last": (cell_tint(theme.accent, 200, R),),
     }
     for cell, kind in scene.tints:
-        if kind in tints:
-            place(image, tints[kind], *lay.centre(cell))
+        for sprite in tints.get(kind, ()):
+            place(image, sprite, *lay.centre(cell))
     if scene.chain:
         # under the pieces: it joins the chain's tinted cells into one path
         _chain_line(image, lay, scene.chain, theme.win)
     _numbers(image, scene, lay, theme)
+    # outlines over the numbers: the shape (solid or dashed) tells the two apart, not only the colour
+    frames = {"win": cell_frame(theme.win_edge, R, False), "hint": cell_frame(theme.hint_edge, R, True)}
+    for cell, kind in scene.tints:
+        if kind in frames:
+            place(image, frames[kind], *lay.centre(cell))
     for piece in scene.pieces:
         place(image, piece_sprite(piece, R), *lay.centre(piece.cell))
     marks = {
         "ring": lambda: ring(theme.accent, theme.accent_edge, R),
-        "pending": lambda: ring(theme.alert, (255, 255, 255), R, 0.8, 0.15),
+        "pending": lambda: diamond(theme.alert, theme.alert_edge, R),
         "dot": lambda: dot(theme.accent, theme.accent_edge, R),
         "ghost": lambda: ghost(theme.accent, theme.accent_edge, R),
     }
@@ -56,6 +62,7 @@ def paint(scene: Scene, theme: Theme, width: int = 900, flip: bool = False) -> I
     for arrow in scene.arrows:
         _arrow(image, lay, arrow, theme)
     draw_header(image, scene, lay, theme)
+    draw_legend(image, scene, lay, theme)
     draw_footer(image, scene, lay, theme)
     return image
 

@@ -21,7 +21,7 @@ from .theme import RGB, PieceColours, mix
 #: disc and stone radius, as a fraction of R (the cell's inner radius is 0.866 R)
 DISC = 0.66
 #: last-turn ring: radius and stroke, as fractions of R
-RING = 0.80
+RING = 0.74
 RING_WIDTH = 0.11
 
 
@@ -65,23 +65,29 @@ def disc(colours: PieceColours, radius: float) -> Image.Image:
 
 @lru_cache(maxsize=32)
 def stack(bottom: PieceColours, top: PieceColours, radius: float) -> Image.Image:
-    """The neutral disc: a disc of each colour stacked, seen a little from the side.
+    """The neutral disc: half one colour, half the other, split by a red band, in a red rim.
 
-    The lower disc shows as a thick crescent under the upper one, so the stack
-    reads as both colours (and as neither player's disc) at a glance.
+    Neither player's disc has two colours or red, so at any size it reads as
+    nobody's disc (it is everybody's enemy); a legend line says so too.
     """
-    r = DISC * radius * 0.9
-    side = _side(DISC * radius * 1.2)
+    r = DISC * radius
+    side = _side(r * 1.15)
     m = side / 2
     edge = max(1.0, 0.045 * radius)
-    lift = 0.17 * r
+    band = 0.16 * r
+    red = (200, 30, 50)
 
     def paint(pen: Pen) -> None:
-        _shaded_disc(pen, m, m + lift, r, bottom, edge)
-        # the upper disc's own thickness, in a shade of its colour, joins the two
-        pen.circle(m, m - lift + 0.5 * edge, r, fill=top.edge)
-        pen.circle(m, m - lift + 0.5 * edge, r - edge, fill=top.rim)
-        _shaded_disc(pen, m, m - lift - 0.06 * r, r, top, edge)
+        pen.circle(m, m, r, fill=(60, 10, 18))
+        pen.circle(m, m, r - edge, fill=red)
+        inner = r - 0.2 * r
+        pen.circle(m, m, inner, fill=bottom.fill)
+        # the right half in the other colour: a half-disc as a polygon
+        pts = [(m + inner * math.cos(a / 40 * math.pi - math.pi / 2), m + inner * math.sin(a / 40 * math.pi - math.pi / 2))
+               for a in range(41)]
+        pen.polygon(pts, fill=top.fill)
+        pen.polygon([(m - band / 2, m - inner), (m + band / 2, m - inner), (m + band / 2, m + inner), (m - band / 2, m + inner)],
+                    fill=red)
 
     return _with_shadow(sprite((side, side), paint), radius)
 
@@ -122,31 +128,40 @@ def letter(symbol: str, colours: PieceColours, radius: float) -> Image.Image:
     return sprite((side, side), paint)
 
 
+#: the two borders of every mark: whichever the piece or cell under it, one of them stands out
+HALO_DARK = (24, 16, 8)
+HALO_LIGHT = (255, 255, 255)
+
+
 @lru_cache(maxsize=64)
 def ring(colour: RGB, edge: RGB, radius: float, size: float = RING, width: float = RING_WIDTH) -> Image.Image:
-    """A ring round a piece (the last placed disc, a disc to relocate)."""
+    """A ring round a piece (the last placed disc), bordered dark outside and light inside."""
     r = size * radius
     w = width * radius
-    side = _side(r + w)
+    e = max(1.0, 0.05 * radius)
+    side = _side(r + w / 2 + 1.5 * e)
     m = side / 2
-    e = max(1.0, 0.035 * radius)
 
     def paint(pen: Pen) -> None:
-        pen.circle(m, m, r + w / 2 + e, outline=edge, width=w + 2 * e)
+        # Pillow draws an outline inwards from the radius: dark border, the colour, light border
+        pen.circle(m, m, r + w / 2 + 1.5 * e, outline=edge, width=1.5 * e)
         pen.circle(m, m, r + w / 2, outline=colour, width=w)
+        pen.circle(m, m, r - w / 2, outline=HALO_LIGHT, width=e)
 
     return sprite((side, side), paint)
 
 
 @lru_cache(maxsize=64)
-def dot(colour: RGB, edge: RGB, radius: float, size: float = 0.21) -> Image.Image:
-    """A small dot on a piece's centre (Hex's last stone)."""
+def dot(colour: RGB, edge: RGB, radius: float, size: float = 0.26) -> Image.Image:
+    """A dot with a broad dark border on a piece's centre (Hex's last stone): seen even on a phone."""
     r = size * radius
-    side = _side(r + 2)
+    e = max(2.0, 0.14 * radius)
+    side = _side(r + e + 2)
     m = side / 2
 
     def paint(pen: Pen) -> None:
-        pen.circle(m, m, r + max(1.0, 0.04 * radius), fill=edge)
+        pen.circle(m, m, r + e, fill=edge)
+        pen.circle(m, m, r + e / 2, fill=HALO_LIGHT)
         pen.circle(m, m, r, fill=colour)
 
     return sprite((side, side), paint)
@@ -188,5 +203,49 @@ def ghost(fill: RGB, edge: RGB, radius: float) -> Image.Image:
             for arc in arcs():
                 for p, q in zip(arc, arc[1:]):
                     pen.line(p, q, colour, width)
+
+    return sprite((side, side), paint)
+
+
+@lru_cache(maxsize=64)
+def diamond(colour: RGB, edge: RGB, radius: float) -> Image.Image:
+    """A square frame turned on its corner round a disc: a disc that must be relocated.
+
+    Its corners stick out of the disc, so it is told from the round last-move ring by shape.
+    """
+    r = 0.86 * radius
+    w = 0.12 * radius
+    e = max(1.0, 0.04 * radius)
+    side = _side(r + w + 2 * e)
+    m = side / 2
+    pts = [(m, m - r), (m + r, m), (m, m + r), (m - r, m)]
+
+    def paint(pen: Pen) -> None:
+        for c, width in ((HALO_DARK, w + 4 * e), (edge, w + 2 * e), (colour, w)):
+            for p, q in zip(pts, pts[1:] + pts[:1]):
+                pen.line(p, q, c, width)
+
+    return sprite((side, side), paint)
+
+
+@lru_cache(maxsize=64)
+def cell_frame(colour: RGB, radius: float, dashed: bool, width: float = 0.17) -> Image.Image:
+    """A hexagonal outline just inside a cell: solid for the winning chain, dashed for where a letter may go."""
+    corners = hexagon(0, 0, radius * 0.86)
+    side = _side(radius)
+    m = side / 2
+    w = width * radius
+    pts = [(m + x, m + y) for x, y in corners]
+
+    def paint(pen: Pen) -> None:
+        for p, q in zip(pts, pts[1:] + pts[:1]):
+            if not dashed:
+                pen.line(p, q, colour, w)
+                continue
+            # each side as two dashes with a gap in the middle and at the corners
+            for t0, t1 in ((0.0, 0.38), (0.62, 1.0)):
+                a = (p[0] + (q[0] - p[0]) * t0, p[1] + (q[1] - p[1]) * t0)
+                b = (p[0] + (q[0] - p[0]) * t1, p[1] + (q[1] - p[1]) * t1)
+                pen.line(a, b, colour, w)
 
     return sprite((side, side), paint)

@@ -14,7 +14,7 @@ from .theme import PieceColours
 
 #: kinds of cell tints drawn under the pieces; ``erase`` paints nothing but leaves out
 #: the Blind Hex digit of a cell (a letter stands on it)
-TINTS = ("win", "hint", "erase")
+TINTS = ("win", "hint", "erase", "last")
 #: kinds of marks drawn over the pieces
 MARKS = ("ring", "pending", "dot", "ghost")
 
@@ -91,3 +91,5 @@ class Scene:
     #: footer: what happened last (left) and the caller's caption (right)
     last: str = ""
     caption: str = ""
+    #: pieces that need a word of explanation while on the board (the neutral disc), with the word
+    legend: list[tuple[Piece, str]] = field(default_factory=list)

@@ -50,6 +50,10 @@ class Theme:
     hint: RGB
     #: the winning chain
     win: RGB
+    #: dark outlines that keep the alert, hint and win marks 3:1 against what is under them
+    alert_edge: RGB = (255, 255, 255)
+    hint_edge: RGB = (38, 74, 16)
+    win_edge: RGB = (74, 52, 0)
 
 
 THEMES: dict[str, Theme] = {

@@ -45,6 +45,7 @@ def scene(pos: Position, names: Mapping[str, str] | None) -> Scene:
     last = pos.last_turn()
     if last is not None:
         sc.marks += [(cell, "ring") for cell in last.placed]
+        sc.tints += [(cell, "last") for cell in last.placed]
     chain = pos.winning_chain()
     sc.tints += [(c, "win") for c in chain]
     sc.chain = chain

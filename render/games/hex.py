@@ -27,6 +27,7 @@ def scene(pos: Position, names: Mapping[str, str] | None) -> Scene:
     last = pos.last_turn()
     if last is not None:
         sc.marks += [(cell, "dot") for cell in last.placed]
+        sc.tints += [(cell, "last") for cell in last.placed]
         if last.swapped:
             if last.placed:
                 # swap-pieces: the first stone was mirrored across the long diagonal

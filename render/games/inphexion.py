@@ -38,12 +38,16 @@ def scene(pos: Position, names: Mapping[str, str] | None) -> Scene:
     sc = Scene(size=g.n, style=style, panels=panels, pieces=pieces)  # type: ignore[arg-type]
     if last is not None:
         sc.marks += [(cell, "ring") for cell in last.placed]
+        sc.tints += [(cell, "last") for cell in last.placed]
         sc.arrows += [Arrow(a, b) for a, b in last.moved]
         for a, b in last.relocated:
             if pos.piece_at(a) is None:
                 sc.marks.append((a, "ghost"))
             sc.arrows.append(Arrow(a, b, dashed=True))
         sc.marks += [(cell, "pending") for cell in pending]
+    neutral = [p for p in pieces if p.kind == "stack"]
+    if neutral:
+        sc.legend.append((neutral[0], "neutral disc"))
     chain = pos.winning_chain()
     sc.tints += [(c, "win") for c in chain]
     sc.chain = chain

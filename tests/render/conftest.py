@@ -63,7 +63,7 @@ def shown_at(image: Image.Image, lay, cell: int, game: str) -> str | None:
     kinds = []
     for k in range(6):
         a = math.pi / 6 + k * math.pi / 3
-        kinds.append(classify(image.getpixel((round(x + 0.36 * R * math.cos(a)), round(y + 0.36 * R * math.sin(a))))))
+        kinds.append(classify(image.getpixel((round(x + 0.47 * R * math.cos(a)), round(y + 0.47 * R * math.sin(a))))))
     best = max(set(kinds), key=kinds.count)
     if kinds.count(best) < 3:
         return "?"

@@ -113,23 +113,23 @@ def test_winning_chain_cells_are_tinted(decode_png, random_position):
     assert pos.outcome is not None
     image = decode_png(render.render_position(pos))
     lay = render.layout_of(pos)
-    win = THEMES["dark"].win
+    frame = THEMES["dark"].win_edge
     chain = set(pos.winning_chain())
     assert chain
     for cell in range(49):
         x, y = lay.centre(cell)
-        # between the stone's rim and the cell's side
-        got = image.getpixel((round(x - 0.78 * lay.radius), round(y)))
-        assert (max(abs(a - b) for a, b in zip(got, win)) < 40) == (cell in chain), pos.grid.name(cell)
+        # between the stone's rim and the cell's side: the chain's dark hexagonal frame
+        got = image.getpixel((round(x - 0.745 * lay.radius), round(y)))
+        assert (max(abs(a - b) for a, b in zip(got, frame)) < 40) == (cell in chain), pos.grid.name(cell)
 
 
 def stack_kind(image, lay, cell, kind):
-    """A neutral stack shows white on top and a black crescent at the bottom."""
+    """The neutral disc: its left half black, its right half white (a red band and rim round them)."""
     x, y = lay.centre(cell)
     R = lay.radius
-    top = kind(image.getpixel((round(x + 0.3 * R), round(y - 0.15 * R))))
-    bottom = kind(image.getpixel((round(x), round(y + 0.62 * R))))
-    return top, bottom
+    left = kind(image.getpixel((round(x - 0.3 * R), round(y))))
+    right = kind(image.getpixel((round(x + 0.3 * R), round(y))))
+    return left, right
 
 
 @pytest.mark.parametrize("n,seed", [(5, 1), (7, 2), (11, 3)])
@@ -141,12 +141,12 @@ def test_inphexion_discs_are_on_their_cells(n, seed, random_position, decode_png
         assert disc_kind(image, lay, cell, shown) == expected(pos, cell), pos.grid.name(cell)
 
 
-def test_inphexion_neutral_disc_is_drawn_as_a_two_tone_stack(random_position, decode_png, pixel_kind, shown):
+def test_inphexion_neutral_disc_is_drawn_half_black_half_white(random_position, decode_png, pixel_kind, shown):
     pos = random_position("inphexion", 7, 9, 4, variants=["neutral"])
     image = decode_png(render.render_position(pos))
     lay = render.layout_of(pos)
     (neutral,) = [i for i in range(49) if pos.piece_at(i) == "neutral"]
-    assert stack_kind(image, lay, neutral, pixel_kind) == ("white", "black")
+    assert stack_kind(image, lay, neutral, pixel_kind) == ("black", "white")
     for cell in range(49):
         if cell != neutral:
             assert disc_kind(image, lay, cell, shown) == expected(pos, cell), pos.grid.name(cell)
@@ -158,6 +158,7 @@ def near(got, want, tolerance=40):
 
 def test_inphexion_move_is_an_arrow_from_the_old_cell_to_the_new_one_and_the_placed_disc_is_ringed(decode_png):
     from engine.inphexion import InpHexion
+    from render.pieces import RING
     from render.theme import THEMES
 
     pos = InpHexion(InpHexion.make_options(7))
@@ -172,8 +173,8 @@ def test_inphexion_move_is_an_arrow_from_the_old_cell_to_the_new_one_and_the_pla
     assert near(image.getpixel((round((ax + bx) / 2), round((ay + by) / 2))), accent)
     # the ring round the placed disc (to the left, away from the arrow), and none round the moved one
     R = lay.radius
-    assert near(image.getpixel((round(ax - 0.855 * R), round(ay))), accent)
-    assert not near(image.getpixel((round(bx + 0.855 * R), round(by))), accent)
+    assert near(image.getpixel((round(ax - RING * R), round(ay))), accent)
+    assert not near(image.getpixel((round(bx + RING * R), round(by))), accent)
 
 
 def relocating_position():
