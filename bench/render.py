@@ -2,16 +2,19 @@
 
 Run: ``.venv/bin/python bench/render.py`` (not a test: numbers depend on the machine).
 
-For each board it prints the median time (wall and CPU) to make one PNG at 900 px wide (the
-position is fixed; the static layer and palette caches are warm, as in a
-running bot, and the cold first picture is shown apart) and the PNG size. The
-baseline renders an 800 px chess board with ``chess.svg`` and converts it with
-``cairosvg`` in the same run. Last, the time and size of the replay GIF of a
-60-turn game and of the longest 11×11 game.
+For each board it prints the median time (wall and CPU) to make one PNG at the
+bot's width (``render.WIDTH``, 800×600; the position is fixed; the static
+layer, palette and header caches are warm, as in a running bot, and the cold
+first picture is shown apart), the PNG size, and whether it meets the targets
+(≤ 5 ms CPU for inpHeXion and Hex 7×7 and 11×11, ≤ 7 ms for Blind Hex, ≤ 60 KB).
+The baseline renders an 800 px chess board with ``chess.svg`` and converts it
+with ``cairosvg`` in the same run. Last, the time, length and size of replay
+GIFs (target: 20–40 s a game, ≤ 8 MB).
 """
 
 from __future__ import annotations
 
+import io
 import random
 import statistics
 import sys
@@ -19,6 +22,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from PIL import Image, ImageSequence  # noqa: E402
 
 import engine  # noqa: E402
 import render  # noqa: E402
@@ -82,7 +87,7 @@ def main() -> None:
     """Print the table: chess baseline, each board picture, then the GIFs."""
     names = {"white": "Alice", "black": "Bob", "x": "Xavier", "o": "Olga"}
     chess_ms, chess_cpu, chess_bytes = chess_baseline()
-    print(f"{'picture':34} {'cold ms':>8} {'median ms':>10} {'CPU ms':>7} {'PNG KB':>7} {'vs chess':>9}")
+    print(f"{'picture':34} {'cold ms':>8} {'median ms':>10} {'CPU ms':>7} {'PNG KB':>7} {'vs chess':>9} target")
     print(
         f"{'chess 800 px (python-chess+cairosvg)':34} {'':>8} {chess_ms:10.1f} {chess_cpu:7.1f} "
         f"{chess_bytes / 1024:7.1f} {1.0:9.2f}"
@@ -103,7 +108,9 @@ def main() -> None:
         cold = (time.perf_counter() - t) * 1000
         ms, cpu, png = median_ms(lambda: render.render_position(pos, names=names))
         size = len(png) / 1024  # type: ignore[arg-type]
-        print(f"{label:34} {cold:8.1f} {ms:10.1f} {cpu:7.1f} {size:7.1f} {ms / chess_ms:9.2f}")
+        limit = 7.0 if label.startswith("blindhex") else 5.0 if "19x19" not in label else None
+        met = "" if limit is None else ("met" if cpu <= limit and size <= 60 else "MISSED") + f" (≤ {limit:g} ms)"
+        print(f"{label:34} {cold:8.1f} {ms:10.1f} {cpu:7.1f} {size:7.1f} {ms / chess_ms:9.2f} {met}")
 
     print()
     for label, pos in (
@@ -117,7 +124,11 @@ def main() -> None:
         gif = render.render_replay(record, names=names)
         ms = (time.perf_counter() - t) * 1000
         frames = sum(1 for _ in replay_turns(record))
-        print(f"{label:34} {len(record.actions):4} actions {frames:4} frames {ms:6.0f} ms {len(gif) / 1024 / 1024:6.2f} MB")
+        seconds = sum(f.info["duration"] for f in ImageSequence.Iterator(Image.open(io.BytesIO(gif)))) / 1000
+        print(
+            f"{label:34} {len(record.actions):4} actions {frames:4} frames {ms:6.0f} ms "
+            f"{len(gif) / 1024 / 1024:6.2f} MB, plays {seconds:4.1f} s"
+        )
 
 
 if __name__ == "__main__":

@@ -26,7 +26,10 @@ from .palette import palette_for
 from .replay import render_replay
 from .theme import THEMES, theme as _theme
 
-__all__ = ["THEMES", "Layout", "layout_of", "render_position", "render_image", "render_replay"]
+#: default picture width: twice the 400 px Discord's desktop shows (sharp on high-density screens), 4:3
+WIDTH = 800
+
+__all__ = ["WIDTH", "THEMES", "Layout", "layout_of", "render_position", "render_image", "render_replay"]
 
 
 def render_image(
@@ -34,7 +37,7 @@ def render_image(
     *,
     names: Mapping[str, str] | None = None,
     theme: str = "dark",
-    width: int = 900,
+    width: int = WIDTH,
     flip: bool = False,
     caption: str | None = None,
     palette: bool = True,
@@ -60,7 +63,7 @@ def layout_of(
     pos: Position,
     *,
     names: Mapping[str, str] | None = None,
-    width: int = 900,
+    width: int = WIDTH,
     flip: bool = False,
     caption: str | None = None,
 ) -> Layout:
@@ -81,7 +84,7 @@ def render_position(
     *,
     names: Mapping[str, str] | None = None,
     theme: str = "dark",
-    width: int = 900,
+    width: int = WIDTH,
     flip: bool = False,
     caption: str | None = None,
 ) -> bytes:

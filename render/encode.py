@@ -12,8 +12,9 @@ import io
 
 from PIL import Image
 
-#: zlib effort: 5 is within a few per cent of the smallest PNG at a fraction of level 9's time
-COMPRESS_LEVEL = 5
+#: zlib effort: a palette picture of flat colours packs well even at level 1 (about 40 KB at
+#: 800 px), which takes a third of level 5's time; bench/render.py shows both
+COMPRESS_LEVEL = 1
 
 
 def to_palette(image: Image.Image, palette: Image.Image) -> Image.Image:

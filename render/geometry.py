@@ -219,25 +219,13 @@ class Layout:
             labels.append(Label(str(right // n + 1), x + side_reach, y, "lm"))
         return labels
 
-    def _stuff(self) -> list[list[Point]]:
-        """Everything drawn of the board as polygons: the four bands and each coordinate's box."""
-        shapes = [self.band_polygon(side) for side in SIDES]
-        f = font(self.label_size, LABEL_WEIGHT)
-        for lab in self.labels():
-            left, top, right, bottom = f.getbbox(lab.text, anchor=lab.anchor)
-            x0, y0, x1, y1 = lab.x + left, lab.y + top, lab.x + right, lab.y + bottom
-            shapes.append([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
-        return shapes
-
     def free_left(self, top: float, bottom: float) -> float:
         """How far from the left edge the strip of rows ``top``–``bottom`` is free of the board."""
-        xs = [x for shape in self._stuff() for x in _xs_in_strip(shape, top, bottom)]
-        return min(xs, default=float(self.width))
+        return _free(self, top, bottom)[0]
 
     def free_right(self, top: float, bottom: float) -> float:
         """How far from the right edge the strip of rows ``top``–``bottom`` is free of the board."""
-        xs = [x for shape in self._stuff() for x in _xs_in_strip(shape, top, bottom)]
-        return self.width - max(xs, default=0.0)
+        return _free(self, top, bottom)[1]
 
     @property
     def board_box(self) -> tuple[float, float, float, float]:
@@ -249,6 +237,25 @@ def _intersect(na: Point, ka: float, nb: Point, kb: float) -> Point:
     """The point on both lines na·p = ka and nb·p = kb."""
     det = na[0] * nb[1] - na[1] * nb[0]
     return (ka * nb[1] - na[1] * kb) / det, (na[0] * kb - ka * nb[0]) / det
+
+
+@lru_cache(maxsize=64)
+def _stuff(lay: Layout) -> tuple[list[Point], ...]:
+    """Everything drawn of a board as polygons: the four bands and each coordinate's box (do not mutate)."""
+    shapes = [lay.band_polygon(side) for side in SIDES]
+    f = font(lay.label_size, LABEL_WEIGHT)
+    for lab in lay.labels():
+        left, top, right, bottom = f.getbbox(lab.text, anchor=lab.anchor)
+        x0, y0, x1, y1 = lab.x + left, lab.y + top, lab.x + right, lab.y + bottom
+        shapes.append([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    return tuple(shapes)
+
+
+@lru_cache(maxsize=512)
+def _free(lay: Layout, top: float, bottom: float) -> tuple[float, float]:
+    """Free widths left and right of the board in a strip of rows (see :meth:`Layout.free_left`)."""
+    xs = [x for shape in _stuff(lay) for x in _xs_in_strip(shape, top, bottom)]
+    return min(xs, default=float(lay.width)), lay.width - max(xs, default=0.0)
 
 
 def _xs_in_strip(poly: list[Point], top: float, bottom: float) -> list[float]:

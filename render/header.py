@@ -68,13 +68,23 @@ def _panel_height(scene: Scene) -> int:
 
 def draw_header(image: Image.Image, scene: Scene, lay: Layout, theme: Theme) -> None:
     """Draw both players' boxes across the top of ``image``."""
-    s = lay.scale
+    strip = _header(scene.panels, lay.width, lay.header, theme)
+    image.paste(strip, (0, 0))
+
+
+# the boxes change only when a badge, a count or a card does: a game's pictures share most of them
+@lru_cache(maxsize=128)
+def _header(panels: tuple[Panel, Panel], width: int, height: int, theme: Theme) -> Image.Image:
+    """The header strip: both boxes on the background (do not mutate)."""
+    image = Image.new("RGB", (width, height), theme.background)
+    s = width / 900
     m = MARGIN * s
-    width = (lay.width - 3 * m) / 2
-    height = _panel_height(scene) * s
-    for k, panel in enumerate(scene.panels):
-        x = m + k * (width + m)
-        _draw_panel(image, panel, x, m, width, height, lay.width, theme)
+    box_w = (width - 3 * m) / 2
+    box_h = height - m
+    for k, panel in enumerate(panels):
+        x = m + k * (box_w + m)
+        _draw_panel(image, panel, x, m, box_w, box_h, width, theme)
+    return image
 
 
 def _draw_panel(image: Image.Image, p: Panel, x: float, y: float, w: float, h: float, width: int, theme: Theme) -> None:

@@ -84,7 +84,7 @@ def test_names_and_caption_change_the_picture_but_not_the_board(random_position)
 def test_very_long_names_do_not_break_the_picture(random_position):
     pos = random_position("inphexion", 7, 10, 11)
     png = render.render_position(pos, names={"white": "W" * 200, "black": "ÆØÅ 名前 🎲"})
-    assert Image.open(io.BytesIO(png)).width == 900
+    assert Image.open(io.BytesIO(png)).size == (render.WIDTH, render.WIDTH * 3 // 4)
 
 
 def test_flip_changes_the_picture(random_position):
@@ -122,3 +122,17 @@ def test_the_last_turn_is_drawn_in_the_free_corner_below_left_of_the_board(width
     # the corner is wide enough for a short line
     m = 12 * width / 900
     assert lay.free_left(lay.height - m - 30 * width / 900, lay.height - m) > 0.2 * width
+
+
+def test_the_neutral_disc_is_named_in_a_legend_while_it_is_on_the_board(random_position):
+    from render.games import scene_of
+
+    with_neutral = random_position("inphexion", 7, 9, 4, variants=["neutral"])
+    assert "neutral" in [with_neutral.piece_at(i) for i in range(49)]
+    assert [words for _, words in scene_of(with_neutral, None).legend] == ["neutral disc"]
+    assert scene_of(random_position("inphexion", 7, 9, 4), None).legend == []
+    # and the legend is drawn: the corner above-right of the board is not empty
+    image = render.render_image(with_neutral, palette=False)
+    lay = render.layout_of(with_neutral)
+    corner = image.crop((lay.width - 200, lay.header, lay.width - 10, lay.header + 40))
+    assert len(corner.getcolors(maxcolors=10_000) or []) > 10

@@ -54,7 +54,7 @@ def test_python_dash_m_render_runs(tmp_path):
         [sys.executable, "-m", "render", "hex", "--size", "5", "c3", "-o", str(out)], capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
-    assert Image.open(io.BytesIO(out.read_bytes())).width == 900
+    assert Image.open(io.BytesIO(out.read_bytes())).size == (800, 600)
 
 
 def test_cli_flips_the_replay_gif_too(tmp_path):
