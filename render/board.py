@@ -17,7 +17,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from . import display
-from .fonts import BOLD, font
+from .fonts import BOLD, MEDIUM, font
 from .geometry import LABEL_WEIGHT, SIDES, Layout, hexagon
 from .raster import Pen
 from .theme import RGB, PieceColours, Theme, mix
@@ -36,7 +36,8 @@ class BoardStyle:
 
     ``vertical`` colours the top and bottom bands (the first player's sides),
     ``horizontal`` the left and right ones. ``numbers`` gives Blind Hex's number
-    for each cell (0 for a plain cell), or is empty for the other games.
+    for each cell (0 for a plain cell), or is empty for the other games;
+    ``matches`` the numbers a plain cell matches, written small in it.
     ``pieces`` names the game's piece kinds (``disc``, ``letter``, ``disc+stack``),
     which fixes the colours its pictures can hold.
     """
@@ -45,6 +46,8 @@ class BoardStyle:
     horizontal: PieceColours
     numbers: tuple[int, ...] = ()
     pieces: str = "disc"
+    #: Blind Hex: the numbers each plain cell matches (its numbered neighbours'), () for a numbered cell
+    matches: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,3 +205,34 @@ def _hash_marks(pen: Pen, lay: Layout, cell: int, k: int, ink: RGB) -> None:
                 ink,
                 width,
             )
+
+
+#: how far the digits of a plain cell go from the cell's colour towards the ink: lighter than a numbered cell's
+PAIR_INK = 0.6
+
+
+def pair_size(lay: Layout) -> int:
+    """Font size of the numbers a plain Blind Hex cell matches: the display floor, as small as allowed."""
+    return display.cap_font(display.DIGIT, lay.width)
+
+
+@lru_cache(maxsize=64)
+def pair(ks: tuple[int, ...], size: int, theme: Theme) -> Image.Image:
+    """The numbers a plain cell matches (``1 3``), as a centred sprite: every cell's numbers readable at display size.
+
+    The printed board tells them by the ticks on the neighbours' sides, which a
+    phone shrinks to noise; regular weight and a lighter ink keep them quieter
+    than a numbered cell's bold digit.
+    """
+    f = font(size, MEDIUM)
+    colour = mix(theme.cell, theme.ink, PAIR_INK)
+    # one above the other: a column of two small digits reads as one cell's pair, not as a number
+    w = math.ceil(max(f.getlength(str(k)) for k in ks)) + 4
+    step = round(size * 0.78)
+    h = step * len(ks) + 4
+    image = Image.new("RGBA", (w + w % 2, h + h % 2), (*colour, 0))
+    draw = ImageDraw.Draw(image)
+    for j, k in enumerate(ks):
+        draw.text((image.width / 2, image.height / 2 + (j - (len(ks) - 1) / 2) * step), str(k), font=f,
+                  fill=(*colour, 255), anchor="mm")
+    return image

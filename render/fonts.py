@@ -54,6 +54,9 @@ MISSING = "\ufffd"
 #: code points that only steer emoji presentation or joining: drawn as nothing (the emoji around them still are)
 _INVISIBLE = {0x200D, 0xFE0E, 0xFE0F, 0x20E3, *range(0x1F3FB, 0x1F400), *range(0xE0020, 0xE0080)}
 
+#: faces whose space is too wide for text: a space after an emoji is Noto Sans' space
+_WIDE_SPACE = {"NotoEmoji[wght].ttf", "NotoSansSymbols[wght].ttf"}
+
 _local = threading.local()
 
 
@@ -118,8 +121,8 @@ def runs(text: str) -> tuple[tuple[str, int], ...]:
         k = face_of(ch)
         if k < 0:
             ch, k = MISSING, face_of(MISSING)
-        if ch == " " and out:
-            k = out[-1][1]  # a space stays in the run it is in
+        if ch == " " and out and CHAIN[out[-1][1]][0].name not in _WIDE_SPACE:
+            k = out[-1][1]  # a space stays in the run it is in (but Noto Emoji's is as wide as an emoji)
         if out and out[-1][1] == k:
             out[-1] = (out[-1][0] + ch, k)
         else:

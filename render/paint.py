@@ -12,7 +12,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from .board import board_layer, digit, digit_size, marks_layer
+from .board import board_layer, digit, digit_size, marks_layer, pair, pair_size
 from .geometry import Layout, layout
 from .header import draw_footer, draw_header, draw_legend, footer_height, header_height
 from .pieces import DISC, cell_frame, cell_tint, diamond, disc, dot, ghost, letter, place, ring, stack
@@ -70,7 +70,8 @@ def paint(scene: Scene, theme: Theme, width: int = 900, flip: bool = False) -> I
 def _numbers(image: Image.Image, scene: Scene, lay: Layout, theme: Theme) -> None:
     """Blind Hex's ticks and digits, over the tints and the winning line so they keep their contrast.
 
-    An ``erase`` tint leaves out the digit of a cell a letter stands on; its ticks stay,
+    A plain cell shows the numbers it matches, small. An ``erase`` tint leaves out
+    the digits of a cell a letter stands on; the ticks stay,
     since they also tell which numbers the neighbouring cells match.
     """
     if not scene.style.numbers:
@@ -79,9 +80,14 @@ def _numbers(image: Image.Image, scene: Scene, lay: Layout, theme: Theme) -> Non
         image.paste(patch.image, (patch.x, patch.y), patch.image)
     hidden = {cell for cell, kind in scene.tints if kind == "erase"}
     size = digit_size(lay)
+    small = pair_size(lay)
     for cell, k in enumerate(scene.style.numbers):
-        if k and cell not in hidden:
+        if cell in hidden:
+            continue
+        if k:
             place(image, digit(k, size, theme), *lay.centre(cell))
+        elif scene.style.matches and scene.style.matches[cell]:
+            place(image, pair(scene.style.matches[cell], small, theme), *lay.centre(cell))
 
 
 def piece_sprite(piece: Piece, radius: float) -> Image.Image:

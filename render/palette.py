@@ -37,7 +37,7 @@ def sample_scenes(style: BoardStyle, size: int, cards: bool) -> list[Scene]:
     for kind in kinds:
         for key, under_key in (("v", "h"), ("h", "v")):
             colours = looks[key]
-            for tint, mark in ((None, None), ("win", None), ("hint", "ring"), (None, "pending"), (None, "dot")):
+            for tint, mark in ((None, None), ("win", None), ("hint", "ring"), (None, "pending"), (None, "dot"), ("last", "ring")):
                 c = next(cells, None)
                 if c is None:
                     break
@@ -81,6 +81,8 @@ def sample_scenes(style: BoardStyle, size: int, cards: bool) -> list[Scene]:
         return out[0], out[1]
 
     a = Scene(n, style, panels(("turn", "alert")), pieces, tints, marks, arrows, chain, "Last: x 1+2", "caption")
+    if "stack" in kinds:
+        a.legend.append((Piece(-1, "stack", "neutral", looks["v"], looks["h"]), "neutral disc"))
     b = Scene(n, style, panels(("win", "idle")), pieces, tints, marks, [], [], "Sample wins by connection", "")
     return [a, b]
 

@@ -27,14 +27,14 @@ def scene(pos: Position, names: Mapping[str, str] | None) -> Scene:
     """The scene of a Blind Hex position."""
     g = pos.grid
     numbers = tuple(pos.cell_number(i) for i in range(g.cells))
-    style = BoardStyle(COLOURS[pos.vertical], COLOURS[pos.other(pos.vertical)], numbers, "letter")
+    matches = tuple(() if numbers[i] else pos.cell_matches(i) for i in range(g.cells))
+    style = BoardStyle(COLOURS[pos.vertical], COLOURS[pos.other(pos.vertical)], numbers, "letter", matches)
     pieces = []
     tints = []
     for i in range(g.cells):
         c = pos.piece_at(i)
         if c is not None:
-            if numbers[i]:
-                tints.append((i, "erase"))
+            tints.append((i, "erase"))  # the letter says the cell is taken: its digits would only blur it
             pieces.append(Piece(i, "letter", c, COLOURS[c]))
     writes = pos.pending_writes()
     if writes and pos.outcome is None:

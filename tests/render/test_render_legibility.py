@@ -63,3 +63,19 @@ def test_the_picture_fills_discords_embed_box(game, n):
     # 4:3: scaled into the 400x300 box it is 400x300
     lay = render.layout_of(engine.new_game(game, n), width=900)
     assert round(lay.width * shown(lay)) == 400 and round(lay.height * shown(lay)) == 300
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_plain_blind_hex_cell_shows_the_numbers_it_matches_8_px_tall(width):
+    from render.board import pair_size
+    from render.games import scene_of
+
+    pos = engine.new_game("blindhex", None)
+    style = scene_of(pos, None).style
+    lay = render.layout_of(pos, width=width)
+    f = font(pair_size(lay), MEDIUM)
+    for cell, k in enumerate(style.numbers):
+        if k == 0:
+            assert style.matches[cell] == pos.cell_matches(cell) and style.matches[cell]
+            for m in style.matches[cell]:
+                assert glyph_height(f, str(m)) * shown(lay) >= 8.0
