@@ -207,8 +207,8 @@ def _hash_marks(pen: Pen, lay: Layout, cell: int, k: int, ink: RGB) -> None:
             )
 
 
-#: how far the digits of a plain cell go from the cell's colour towards the ink: lighter than a numbered cell's
-PAIR_INK = 0.6
+#: how far the digits of a plain cell go from the cell's colour towards the ink (about 4:1 against the cell)
+PAIR_INK = 0.78
 
 
 def pair_size(lay: Layout) -> int:
