@@ -49,8 +49,7 @@ _EXAMPLE_LENGTH = {"inphexion": 14, "hex": 16, "blindhex": 12}
 
 def example_position(game: str, seed: int = 7) -> engine.Position:
     """A game under way, reached by seeded random legal actions."""
-    size = {"inphexion": 7, "hex": 9, "blindhex": 11}[game]
-    pos = engine.new_game(game, size)
+    pos = engine.new_game(game, engine.GAMES[game].example_size)
     rng = random.Random(seed)
     for _ in range(_EXAMPLE_LENGTH[game]):
         if pos.outcome is not None:

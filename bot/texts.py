@@ -13,16 +13,6 @@ from engine import Position
 
 from .service import GAME_TITLES, ActiveGame, NotYourTurn, PlayResult, UserError, format_duration
 
-REASONS = {
-    "connection": "connecting their sides",
-    "no-legal-move": "leaving the opponent no legal move",
-    "cannot-relocate": "the opponent being unable to relocate",
-    "resignation": "resignation",
-    "timeout": "timeout",
-    "abandoned": "abandonment",
-}
-
-
 def clean(name: str) -> str:
     """A display name made safe for a message (no markdown, no mentions)."""
     return discord.utils.escape_mentions(discord.utils.escape_markdown(name))[:40]
@@ -47,24 +37,21 @@ def colour_names(game: ActiveGame, names: dict[int, str]) -> dict[str, str]:
 
 def describe_action(position: Position, action: str) -> str:
     """What one canonical action did, in words (``moved c4→d4 and placed on c4``)."""
-    game = position.game
-    if action == "swap":
+    a = position.action(action)
+    if a.kind == "swap":
         return "swapped colours (pie rule)" if "swap-pieces" not in position.options.variants else "swapped the first stone"
-    if game == "inphexion":
-        if ">" in action:
-            a, b = action.split(">")
-            return f"relocated {a}→{b}"
-        parts = action.split()
-        if len(parts) == 2:
-            return f"moved {parts[0]}→{parts[1]} and placed on {parts[0]}"
-        return f"placed on {action}"
-    if game == "blindhex":
-        if action.startswith("aside"):
-            return f"set {action.split()[1].replace('+', ' and ')} aside"
-        if ":" in action:
-            return f"chose {action.split(':')[1]}"
-        return f"wrote at {action}"
-    return f"played {action}"
+    if a.kind == "relocate":
+        return f"relocated {a.cells[0]}→{a.cells[1]}"
+    if a.kind == "move":
+        return f"moved {a.cells[0]}→{a.cells[1]} and placed on {a.cells[0]}"
+    if a.kind == "aside":
+        return f"set {' and '.join(map(str, a.cards))} aside"
+    if a.kind == "choose":
+        return f"chose {a.typed}"
+    if a.kind == "write":
+        return f"wrote at {a.cells[0]}"
+    # Hex stones are played; inpHeXion discs are placed (its other actions move them).
+    return f"placed on {a.cells[0]}" if position.game == "inphexion" else f"played {a.cells[0]}"
 
 
 def clock_line(game: ActiveGame, now: float | None) -> str:
@@ -114,13 +101,14 @@ def _free_examples(pos: Position, cells: list[str]) -> list[str]:
 
 
 def result_line(game: ActiveGame, names: dict[int, str]) -> str:
-    """``🏆 **alice** (white) wins by connecting their sides.``"""
+    """``🏆 **alice** (white) wins by connection.``"""
     o = game.position.outcome
     if o is None:
         return ""
     if o.winner is None:
-        return f"Game over: no winner ({o.reason.value})."
-    return f"🏆 {player(game, o.winner, names)} wins by {REASONS.get(o.reason.value, o.reason.value)}."
+        return f"{o.in_words()}."
+    loser = game.position.other(o.winner)
+    return f"🏆 {o.in_words(player(game, o.winner, names), player(game, loser, names))}."
 
 
 def turn_caption(result: PlayResult, names: dict[int, str]) -> str:

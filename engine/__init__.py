@@ -5,13 +5,14 @@ Start a game with :func:`new_game`, act with ``position.play(text)``, read
 """
 
 from .errors import ActionError, GameOverError, IllegalActionError, NotationError, OptionsError, WrongTurnError
-from .games import GAME_NAMES, make_options, new_game, position_class
+from .action import Action
+from .games import GAME_NAMES, GAMES, make_options, new_game, position_class
 from .outcome import Outcome, Reason
 from .position import GameOptions, LastTurn, Position
 from .record import Record
 
 __all__ = [
     "ActionError", "GameOverError", "IllegalActionError", "NotationError", "OptionsError", "WrongTurnError",
-    "GAME_NAMES", "make_options", "new_game", "position_class",
+    "Action", "GAME_NAMES", "GAMES", "make_options", "new_game", "position_class",
     "Outcome", "Reason", "GameOptions", "LastTurn", "Position", "Record",
 ]

@@ -80,7 +80,11 @@ class BlindHex(Position):
     symbols: ClassVar[dict[str, str]] = {"x": "X", "o": "O"}
     sizes: ClassVar[tuple[int, ...]] = (SIZE,)
     default_size: ClassVar[int] = SIZE
+    example_size: ClassVar[int] = SIZE
     variant_names: ClassVar[tuple[str, ...]] = ()
+    secret_phase: ClassVar[str | None] = "choose"
+    has_cut: ClassVar[bool] = True
+    cell_action: ClassVar[str] = "write"
 
     def __init__(self, options: GameOptions) -> None:
         self.options = options
@@ -242,12 +246,18 @@ class BlindHex(Position):
         )
 
     # -- extras for the bot and the renderer ----------------------------------------
-    def public_actions(self) -> list[str]:
-        """The actions anyone may see: a choice not yet revealed shows as ``x:?``."""
+    def public_record(self) -> list[str]:
+        """The actions everyone has seen: a choice not revealed yet is left out."""
         out = list(self.actions)
         if self._chosen and self.outcome is None:
-            (colour,) = self._chosen
-            out[-1] = f"{colour}:?"
+            out.pop()
+        return out
+
+    def public_actions(self) -> list[str]:
+        """The actions anyone may see: a choice not yet revealed shows as ``x:?``."""
+        out = self.public_record()
+        if self._chosen and self.outcome is None:
+            out.append(self.action(self.actions[-1]).public)
         return out
 
     def secret_choice(self, colour: str) -> tuple[int, int] | None:

@@ -39,6 +39,7 @@ class Hex(Position):
     symbols: ClassVar[dict[str, str]] = {"black": "B", "white": "W"}
     sizes: ClassVar[tuple[int, ...]] = tuple(range(3, 20))
     default_size: ClassVar[int] = 11
+    example_size: ClassVar[int] = 9
     variant_names: ClassVar[tuple[str, ...]] = ("swap", "swap-pieces")
 
     def __init__(self, options: GameOptions) -> None:

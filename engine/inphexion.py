@@ -84,6 +84,7 @@ class InpHexion(Position):
     symbols: ClassVar[dict[str, str]] = {"white": "W", "black": "B", "neutral": "N"}
     sizes: ClassVar[tuple[int, ...]] = (5, 7, 9, 11)
     default_size: ClassVar[int] = 7
+    example_size: ClassVar[int] = 7
     variant_names: ClassVar[tuple[str, ...]] = ("free-reply", "neutral", "pie")
 
     __slots__ = (

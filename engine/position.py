@@ -16,6 +16,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
+from .action import Action
 from .errors import GameOverError, OptionsError, WrongTurnError
 from .geometry import HexGrid, grid
 from .notation import normalize
@@ -37,9 +38,12 @@ class GameOptions:
 
     def new_position(self) -> "Position":
         """A fresh position with these options."""
-        from .games import position_class
+        return _CLASSES[self.game](self)
 
-        return position_class(self.game)(self)
+
+#: each game's class by name, filled as the classes are defined (``engine.games.GAMES``
+#: is the public registry); lets options start a position without importing the games
+_CLASSES: dict[str, type["Position"]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,13 +82,26 @@ class Position(ABC):
     symbols: ClassVar[dict[str, str]]
     sizes: ClassVar[tuple[int, ...]]
     default_size: ClassVar[int]
+    #: the size of the worked examples shown to players (``/rules``)
+    example_size: ClassVar[int]
     variant_names: ClassVar[tuple[str, ...]] = ()
+    #: the phase in which players choose in secret, revealed together (Blind Hex's cards)
+    secret_phase: ClassVar[str | None] = None
+    #: whether a cut for high card decides who starts (``GameOptions.first``)
+    has_cut: ClassVar[bool] = False
+    #: what an action naming one cell does (``place`` a stone or disc, ``write`` a letter)
+    cell_action: ClassVar[str] = "place"
 
     options: GameOptions
     actions: list[str]
     outcome: Outcome | None
     #: True once the people have exchanged colours (pie rule / swap)
     swapped: bool
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "game" in cls.__dict__:
+            _CLASSES[cls.game] = cls
 
     # -- options -------------------------------------------------------------
     @classmethod
@@ -180,6 +197,25 @@ class Position(ABC):
         return pos.outcome
 
     # -- shared behaviour ---------------------------------------------------------
+    def action(self, text: str) -> Action:
+        """One canonical action of this game (from :attr:`actions` or :meth:`play`) as a value."""
+        return Action.parse(text, self.cell_action)
+
+    def choosing_in_secret(self) -> bool:
+        """Whether the players are choosing in secret now (a choice made is not shown yet)."""
+        return self.outcome is None and self.secret_phase is not None and self.phase == self.secret_phase
+
+    def public_record(self) -> list[str]:
+        """The actions everyone has seen, which replay to the position everyone sees.
+
+        A choice not revealed yet is left out (see :meth:`public_actions`).
+        """
+        return list(self.actions)
+
+    def public_actions(self) -> list[str]:
+        """The actions as everyone sees them: a choice not revealed yet shows as ``x:?``."""
+        return self.public_record()
+
     def play(self, text: str, player: str | None = None) -> list[str]:
         """Apply one line of notation (as ``player`` if given); return the canonical actions.
 

@@ -63,7 +63,7 @@ def turn_complete(pos: Position) -> bool:
     phase = pos.phase
     if phase in ("relocate", "write"):
         return False
-    return not (phase == "choose" and len(pos.to_move) < 2)
+    return not (pos.choosing_in_secret() and len(pos.to_move) < 2)
 
 
 def turns(record: Record) -> Iterator[Position]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from .. import texts
 from ..present import NO_MENTIONS, GameMessage, game_message, reply_privately
+from ..choices import ClockName, GameName, Level, Seat
 from ..service import GAME_TITLES, ActiveGame, ChallengeRequest, ChallengeRow, StartedGame, UserError
 from ..store import TimerRow
 from ..views import challenge_view
@@ -24,11 +25,6 @@ if TYPE_CHECKING:
     from ..app import HexBot
 
 log = logging.getLogger(__name__)
-
-GameName = Literal["inphexion", "hex", "blindhex"]
-Seat = Literal["first", "second", "random"]
-ClockName = Literal["5m", "1h", "1d", "3d", "7d", "none"]
-Level = Literal["easy", "medium", "hard"]
 
 
 def describe_challenge(ch: ChallengeRow) -> str:

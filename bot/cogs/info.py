@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import logging
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -17,7 +17,8 @@ import engine
 from .. import images, rules, texts
 from ..present import EMBED_COLOUR, NO_MENTIONS
 from ..ratings import PROVISIONAL_DEVIATION
-from ..service import GAME_TITLES, ActiveGame, public_actions
+from ..choices import GameName
+from ..service import GAME_TITLES, ActiveGame
 from ..store import GameRow
 
 if TYPE_CHECKING:
@@ -25,11 +26,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-GameName = Literal["inphexion", "hex", "blindhex"]
-
 
 def result_text(row: GameRow, user_id: int | None = None) -> str:
-    """``won``/``lost`` for a player, else ``seat 0 won by connection``-style text."""
+    """``won``/``lost`` for a player, else the result in words (``@alice wins by connection``)."""
     if row.status == "aborted":
         return "aborted"
     if row.winner_seat is None:
@@ -37,7 +36,8 @@ def result_text(row: GameRow, user_id: int | None = None) -> str:
     if user_id is not None and user_id in row.seats:
         won = row.seats[row.winner_seat] == user_id
         return f"{'won' if won else 'lost'} ({row.reason})"
-    return f"<@{row.seats[row.winner_seat]}> won ({row.reason})"
+    winner, loser = row.seats[row.winner_seat], row.seats[1 - row.winner_seat]
+    return engine.Outcome("", engine.Reason(row.reason)).in_words(f"<@{winner}>", f"<@{loser}>")
 
 
 def versus_computer(row: GameRow) -> str:
@@ -170,7 +170,7 @@ class Info(commands.Cog):
             who = names.get(tb.requester_id, "?")
             headers[f"takeback {i}"] = f"{who} took back {tb.undone}"
         headers["result"] = g.position.describe_outcome() if g.position.outcome else "in progress"
-        record = engine.Record(g.position.options, public_actions(g.position), headers)
+        record = engine.Record(g.position.options, g.position.public_record(), headers)
         data = record.to_text().encode("utf-8")
         await interaction.response.send_message(
             f"Game #{g.row.id} — replay it with `python -m engine {g.row.game} --record game-{g.row.id}.txt`"
@@ -191,7 +191,7 @@ class Info(commands.Cog):
             return
         await interaction.response.defer(thinking=True)
         names = await self.service.names(g.row.guild_id, g.row.seats)
-        record = engine.Record(g.position.options, public_actions(g.position))
+        record = engine.Record(g.position.options, g.position.public_record())
         file = await images.replay_file(record, texts.colour_names(g, names), f"game-{g.row.id}.gif")
         await interaction.followup.send(f"Game #{g.row.id} — {texts.title(g)}", file=file, allowed_mentions=NO_MENTIONS)
 

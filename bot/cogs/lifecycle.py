@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from .. import texts
 from ..present import MENTION_USERS, NO_MENTIONS, game_message, reply_with_result, result_message
+from ..choices import ClockName
 from ..service import CLOCKS, ClosedRequest, PlayResult, UserError, format_duration
 from ..store import TimerRow
 from ..views import claim_view, takeback_view
@@ -20,8 +21,6 @@ if TYPE_CHECKING:
     from ..app import HexBot
 
 log = logging.getLogger(__name__)
-
-ClockName = Literal["5m", "1h", "1d", "3d", "7d", "none"]
 
 
 class Lifecycle(commands.Cog):

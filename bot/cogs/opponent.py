@@ -16,7 +16,7 @@ import engine
 
 from .. import texts
 from ..present import MENTION_USERS, result_message
-from ..service import ActiveGame, GameService, PlayResult, UserError, public_actions
+from ..service import ActiveGame, GameService, PlayResult, UserError
 
 if TYPE_CHECKING:
     from ..app import HexBot
@@ -24,13 +24,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def loggable(line: str, about: object = None) -> str:
+def loggable(line: str, secret_of: str | None, about: object = None) -> str:
     """The AI's action line (or, with ``about``, a message about it) as logs may show it:
-    a Blind Hex card choice (``x:1+4``) stays secret, and so does anything said about it."""
-    secret = ":" in line
+    a secret card choice of ``secret_of`` (``x:1+4``) stays secret, and so does anything said about it."""
     if about is not None:
-        return f"({type(about).__name__}; the message names a secret choice)" if secret else str(about)
-    return line.split(":", 1)[0] + ":(secret)" if secret else line
+        return f"({type(about).__name__}; the message names a secret choice)" if secret_of else str(about)
+    return f"{secret_of}:(secret)" if secret_of else line
 
 
 class Opponent(commands.Cog):
@@ -87,12 +86,13 @@ class Opponent(commands.Cog):
                 if g is None or colour is None:
                     return
                 # Only what anyone may see: a human's secret Blind Hex choice is left out.
-                actions = public_actions(g.position)
+                actions = g.position.public_record()
                 line = await self.bot.ai.choose(g.position.options, actions, g.row.ai_level or "medium",
                                                 (g.row.seed + len(actions)) & 0x7FFFFFFF, colour)
                 if refused >= 2:
                     # The search keeps choosing what the game refuses (a bug): keep the game going.
                     line = random.Random(g.row.seed).choice(g.position.legal_actions(colour))
+                secret = colour if g.position.choosing_in_secret() else None
                 try:
                     result = await self.service.play(g.row.channel_id, self.bot.user.id, line,  # type: ignore[union-attr]
                                                      seen=len(actions))
@@ -101,14 +101,14 @@ class Opponent(commands.Cog):
                     # but never spin: a refusal that keeps coming is logged and the driver stops.
                     stale += 1
                     log.log(logging.ERROR if stale >= 5 else logging.INFO,
-                            "game %d: AI move %r not played: %s", game_id, loggable(line), loggable(line, exc))
+                            "game %d: AI move %r not played: %s", game_id, loggable(line, secret), loggable(line, secret, exc))
                     if stale >= 5:
                         return
                     continue
                 except engine.ActionError as exc:
                     refused += 1
-                    log.error("game %d: the AI chose %r, which the game refused: %s", game_id, loggable(line),
-                              loggable(line, exc))
+                    log.error("game %d: the AI chose %r, which the game refused: %s", game_id, loggable(line, secret),
+                              loggable(line, secret, exc))
                     continue
                 await self._announce(g, colour, result)
         except asyncio.CancelledError:

@@ -13,7 +13,7 @@ from engine import ActionError, NotationError
 
 from .. import texts
 from ..present import MENTION_USERS, NO_MENTIONS, game_message, reply_with_result
-from ..service import ActiveGame, PlayResult, UserError, public_actions
+from ..service import ActiveGame, PlayResult, UserError
 
 if TYPE_CHECKING:
     from ..app import HexBot
@@ -103,7 +103,7 @@ class Play(commands.Cog):
 
     async def _secret_choice(self, interaction: discord.Interaction, result: PlayResult) -> None:
         """Blind Hex: confirm privately, tell the channel only that a choice was made."""
-        cards = result.actions[0].split(":")[1]
+        cards = result.before.action(result.actions[0]).typed
         await interaction.response.send_message(
             f"You chose **{cards}** — secret until your opponent has chosen too.", ephemeral=True
         )
@@ -137,7 +137,7 @@ class Play(commands.Cog):
             return
         await interaction.response.defer(thinking=True)
         names = await self.service.names(game.row.guild_id, game.row.seats)
-        moves = len(public_actions(game.position))
+        moves = len(game.position.public_record())
         message = await game_message(game, names, f"Position after {moves} action{'s' if moves != 1 else ''}.",
                                      now=self.bot.clock.now())
         await interaction.followup.send(**message.kwargs())

@@ -24,13 +24,7 @@ from .errors import ClosedRequest, NotYourTurn, UserError
 from .settings import SettingsService
 from .takebacks import TakebacksService
 from .timed import TimedService
-from .values import (
-    ActiveGame,
-    ChallengeRequest,
-    PlayResult,
-    StartedGame,
-    public_actions,
-)
+from .values import SEATS, ActiveGame, ChallengeRequest, PlayResult, StartedGame
 
 
 class GameService(ChallengesService, TimedService, TakebacksService, SettingsService):
@@ -38,7 +32,7 @@ class GameService(ChallengesService, TimedService, TakebacksService, SettingsSer
 
 
 __all__ = [
-    "ABANDON_AFTER", "CLOCKS", "GAME_TIMERS", "GAME_TITLES", "ActiveGame", "ChallengeRequest", "ChallengeRow",
+    "ABANDON_AFTER", "CLOCKS", "SEATS", "GAME_TIMERS", "GAME_TITLES", "ActiveGame", "ChallengeRequest", "ChallengeRow",
     "ClosedRequest", "GameService", "NotYourTurn", "PlayResult", "StartedGame", "UserError", "challenge_options",
-    "draw_cut", "format_duration", "public_actions",
+    "draw_cut", "format_duration",
 ]

@@ -9,12 +9,13 @@ from typing import AsyncIterator, Awaitable, Callable
 
 import engine
 from engine import OptionsError
+from engine.ai import LEVELS
 
 from ..store import ChallengeRow, Conflict, GameRow, GuildSettings
 from .clocks import CLOCKS, arm_timers
 from .core import GAME_TITLES, ServiceCore
 from .errors import UserError
-from .values import ActiveGame, ChallengeRequest, StartedGame
+from .values import SEATS, ActiveGame, ChallengeRequest, StartedGame
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,9 @@ def challenge_options(req: ChallengeRequest) -> engine.GameOptions:
             raise UserError("`swap` is a Hex option; for inpHeXion the pie rule is `pie:true`.")
         if req.size is not None and req.size % 2 == 0:
             extra = " (the neutral disc needs a centre cell)" if req.neutral else ""
-            raise UserError(f"inpHeXion is played on odd sizes 5, 7, 9 or 11, not {req.size}{extra}.")
+            sizes = engine.GAMES[game].sizes
+            raise UserError(f"{engine.GAMES[game].title} is played on odd sizes "
+                            f"{', '.join(map(str, sizes[:-1]))} or {sizes[-1]}, not {req.size}{extra}.")
         variants = [v for v, on in (("pie", req.pie), ("neutral", req.neutral), ("free-reply", req.free_reply)) if on]
     elif game == "hex":
         wrong = [n for n in ("pie", "neutral", "free_reply") if n in given]
@@ -43,7 +46,7 @@ def challenge_options(req: ChallengeRequest) -> engine.GameOptions:
         variants = []
     else:
         raise UserError(f"Unknown game `{game}`: choose inphexion, hex or blindhex.")
-    first = "x" if game == "blindhex" else None
+    first = "x" if engine.GAMES[game].has_cut else None
     try:
         return engine.make_options(game, req.size, variants, first)
     except OptionsError as exc:
@@ -86,7 +89,7 @@ class ChallengesService(ServiceCore):
         if req.opponent_is_bot and not req.opponent_is_me:
             raise UserError("Bots can't play here — challenge a person, or challenge me to play against the computer.")
         options = challenge_options(req)
-        if req.seat not in ("first", "second", "random"):
+        if req.seat not in SEATS:
             raise UserError("`seat` is first, second or random.")
         settings = await self.store.guild_settings(req.guild_id)
         clock = req.clock or settings.default_clock
@@ -220,7 +223,7 @@ class ChallengesService(ServiceCore):
         seats = [0, 0]
         seats[challenger_seat], seats[1 - challenger_seat] = challenger_id, opponent_id
         first, cut = None, None
-        if game == "blindhex":
+        if engine.GAMES[game].has_cut:
             first, cut = draw_cut(seed)
         options = engine.make_options(game, size, variants, first)
         per_move = CLOCKS.get(clock)
@@ -241,10 +244,10 @@ class ChallengesService(ServiceCore):
         names: dict[int, str] | None = None,
     ) -> tuple[ActiveGame, dict[str, str] | None]:
         """Start a game against the bot's AI at once (no Accept step); unrated, kept off the leaderboard."""
-        if req.level not in ("easy", "medium", "hard"):
-            raise UserError("`level` is easy, medium or hard.")
+        if req.level not in LEVELS:
+            raise UserError(f"`level` is {', '.join(list(LEVELS)[:-1])} or {list(LEVELS)[-1]}.")
         options = challenge_options(req)
-        if req.seat not in ("first", "second", "random"):
+        if req.seat not in SEATS:
             raise UserError("`seat` is first, second or random.")
         settings = await self.store.guild_settings(req.guild_id)
         thread = self._wants_thread(req, settings)

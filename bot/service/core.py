@@ -15,8 +15,8 @@ from .errors import UserError
 from .locks import KeyLocks
 from .values import ActiveGame
 
-#: how each game is called in messages
-GAME_TITLES = {"inphexion": "inpHeXion", "hex": "Hex", "blindhex": "Blind Hex"}
+#: how each game is called in messages (its printed title)
+GAME_TITLES = {name: cls.title for name, cls in engine.GAMES.items()}
 
 
 class ServiceCore:

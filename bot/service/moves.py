@@ -6,12 +6,12 @@ import logging
 
 from engine import Outcome, Position, Reason
 
-from ..ratings import Rating, rate_game
+from ..ratings import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY, Rating, rate_game
 from ..store import Conflict, GameRow, RatingRow
 from .clocks import CLOCKS, GAME_TIMERS, arm_timers
 from .core import ServiceCore
 from .errors import NotYourTurn, UserError
-from .values import ActiveGame, PlayResult, public_actions
+from .values import ActiveGame, PlayResult
 
 log = logging.getLogger(__name__)
 
@@ -29,10 +29,8 @@ class MovesService(ServiceCore):
         if colour is None or colour not in g.position.to_move:
             return []
         actions = g.position.legal_actions(colour)
-        if g.position.game == "blindhex" and g.position.phase == "choose":
-            # The player types only the cards; the bot adds their letter.
-            actions = [a.split(":", 1)[1] for a in actions]
-        return actions
+        # A secret choice is typed without the colour (the bot adds it): ``1+4``.
+        return [g.position.action(a).typed for a in actions]
 
     async def play(self, channel_id: int, user_id: int, text: str, *, seen: int | None = None) -> PlayResult:
         """Apply one line of notation for a user; raises UserError or the engine's ActionError.
@@ -42,18 +40,18 @@ class MovesService(ServiceCore):
         """
         refusal = "You are not playing in this game; start your own with `/challenge`."
         async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
-            if seen is not None and len(public_actions(pos)) != seen:
+            if seen is not None and len(pos.public_record()) != seen:
                 raise UserError("The game changed while that move was being chosen.")
             g = ActiveGame(row, pos)
             if colour not in pos.to_move:
-                if pos.game == "blindhex" and pos.phase == "choose":
+                if pos.choosing_in_secret():
                     raise UserError("You have already chosen your cards; waiting for your opponent to choose.")
                 raise NotYourTurn(g.users_to_move(), list(pos.to_move))
             trial = pos.copy()
             applied = trial.play(text, player=colour)
             result = PlayResult(ActiveGame(row, trial.copy()), pos.copy(), user_id, colour, applied)
-            if pos.game == "blindhex" and pos.phase == "choose":
-                result.revealed = trial.phase != "choose" or trial.to_move == sorted(trial.colours)
+            if pos.choosing_in_secret():
+                result.revealed = not trial.choosing_in_secret() or trial.to_move == sorted(trial.colours)
                 result.secret = not result.revealed
             await self._commit(row, pos, trial, applied, user_id, result)
             return result
@@ -146,7 +144,8 @@ class MovesService(ServiceCore):
         before = {}
         for uid in (winner_id, loser_id):
             r = await self.store.get_rating(row.guild_id, row.game, uid)
-            before[uid] = r or RatingRow(row.guild_id, row.game, uid, 1500.0, 350.0, 0.06, 0, 0, 0, now)
+            before[uid] = r or RatingRow(row.guild_id, row.game, uid, DEFAULT_RATING, DEFAULT_DEVIATION,
+                                         DEFAULT_VOLATILITY, 0, 0, 0, now)
         w, lo = before[winner_id], before[loser_id]
         new_w, new_l = rate_game(Rating(w.rating, w.deviation, w.volatility), Rating(lo.rating, lo.deviation, lo.volatility))
         await self.store.put_rating(RatingRow(row.guild_id, row.game, winner_id, new_w.rating, new_w.deviation,

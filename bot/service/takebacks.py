@@ -21,8 +21,8 @@ class TakebacksService(ServiceCore):
         row = await self._require_game(channel_id)
         async with self._game_locks.lock(row.id):
             pos = await self._position(row)
-            if pos.game == "blindhex":
-                raise UserError("Blind Hex has no takebacks: choices are made in secret and revealed together.")
+            if pos.secret_phase is not None:
+                raise UserError(f"{pos.title} has no takebacks: choices are made in secret and revealed together.")
             if user_id not in row.seats:
                 raise UserError("You are not playing in this game.")
             rows = [r for r in await self.store.action_rows(row.id) if not r[3]]

@@ -9,6 +9,10 @@ from engine import Outcome, Position
 from ..store import ChallengeRow, GameRow
 
 
+#: where a challenger may sit: first to move, second, or drawn at random
+SEATS: tuple[str, ...] = ("first", "second", "random")
+
+
 @dataclass(frozen=True, slots=True)
 class ChallengeRequest:
     """What ``/challenge`` asked for; None means the option was left out."""
@@ -88,11 +92,3 @@ class StartedGame:
     game: ActiveGame
     #: Blind Hex: the cards drawn in the cut, by colour (e.g. {"x": "Q♠", "o": "7♥"})
     cut: dict[str, str] | None = None
-
-
-def public_actions(position: Position) -> list[str]:
-    """The actions anyone may see: a Blind Hex choice not yet revealed is left out."""
-    actions = list(position.actions)
-    if position.game == "blindhex" and position.outcome is None and position.phase == "choose" and len(position.to_move) == 1:
-        actions.pop()
-    return actions

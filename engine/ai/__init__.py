@@ -34,6 +34,9 @@ import os
 import random
 import time
 
+from ..blindhex import BlindHex
+from ..hex import Hex
+from ..inphexion import InpHexion
 from ..position import Position
 from .levels import LEVELS, Level, level
 
@@ -73,27 +76,25 @@ def choose(
     # not get the same dice every move (Blind Hex: a pending secret choice is not counted).
     rng = random.Random(seed * 1_000_003 + _public_plies(position))
     stop = _deadline(lvl, budget, iterations, deadline)
-    game = position.game
-    if game == "hex":
+    # Each adapter is imported only when its game is played (they are large).
+    if isinstance(position, Hex):
         from . import hex_ai
 
-        return hex_ai.choose(position, lvl.temperature, rng, iterations, stop)  # type: ignore[arg-type]
-    if game == "inphexion":
+        return hex_ai.choose(position, lvl.temperature, rng, iterations, stop)
+    if isinstance(position, InpHexion):
         from . import inphexion_ai
 
-        return inphexion_ai.choose(position, lvl.temperature, rng, iterations, stop)  # type: ignore[arg-type]
-    if game == "blindhex":
+        return inphexion_ai.choose(position, lvl.temperature, rng, iterations, stop)
+    if isinstance(position, BlindHex):
         from . import blindhex_ai
 
-        return blindhex_ai.choose(position, player, lvl.temperature, rng, iterations, stop)  # type: ignore[arg-type]
-    raise ValueError(f"no AI for the game '{game}'")
+        return blindhex_ai.choose(position, player, lvl.temperature, rng, iterations, stop)
+    raise ValueError(f"no AI for the game '{position.game}'")
 
 
 def _public_plies(position: Position) -> int:
     """The number of actions everyone has seen (a secret choice not yet revealed excluded)."""
-    public = getattr(position, "public_actions", None)
-    actions = public() if public is not None else position.actions
-    return sum(1 for a in actions if not a.endswith(":?"))
+    return len(position.public_record())
 
 
 def _deadline(lvl: Level, budget: float | None, iterations: int | None, deadline: float | None) -> float | None:

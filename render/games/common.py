@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine import Position, Reason
+from engine import Position
 
 from ..fonts import clean
 from ..scene import Cards, Panel, Piece
@@ -69,17 +69,8 @@ def result_text(pos: Position, names: Mapping[str, str] | None) -> str:
     if o is None:
         return ""
     if o.winner is None:
-        return "Game over: no winner" if o.reason is not Reason.ABANDONED else "Game abandoned"
-    winner = display_name(o.winner, names)
-    loser = display_name(pos.other(o.winner), names)
-    return {
-        Reason.CONNECTION: f"{winner} wins by connection",
-        Reason.NO_LEGAL_MOVE: f"{winner} wins: {loser} has no legal move",
-        Reason.CANNOT_RELOCATE: f"{winner} wins: {loser} cannot relocate",
-        Reason.RESIGNATION: f"{winner} wins: {loser} resigned",
-        Reason.TIMEOUT: f"{winner} wins on time",
-        Reason.ABANDONED: f"{winner} wins: the game was abandoned",
-    }.get(o.reason, f"{winner} wins")
+        return o.in_words()
+    return o.in_words(display_name(o.winner, names), display_name(pos.other(o.winner), names))
 
 
 def last_text(pos: Position, names: Mapping[str, str] | None) -> str:

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from bot.service import public_actions
 from tests.fake_discord import FakeDiscord, FakeInteraction, FakeMember
 
 GAME_TIMERS = ("reminder", "deadline", "abandon")
@@ -278,4 +277,4 @@ def check_everything_else(db: Path) -> None:
 
 
 def public_count(pos: engine.Position) -> int:
-    return len(public_actions(pos))
+    return len(pos.public_record())

@@ -21,7 +21,6 @@ import random
 import re
 
 import engine
-from bot.service import public_actions
 from tests.bot.harness import Harness
 from tests.fake_discord import FakeMember
 
@@ -70,7 +69,7 @@ def user_of(h: Harness, g, colour: str) -> FakeMember:
 
 def public_position(position: engine.Position) -> engine.Position:
     """The position anyone may know: the pending secret choice left out."""
-    return engine.Record(position.options, public_actions(position)).replay()
+    return engine.Record(position.options, position.public_record()).replay()
 
 
 async def expected_autocomplete(position: engine.Position, colour: str, typed: str) -> list[str]:

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.service import ChallengeRequest, GameService, UserError, challenge_options, draw_cut, public_actions
+from bot.service import ChallengeRequest, GameService, UserError, challenge_options, draw_cut
 from bot.store import Store
 from engine import ActionError, IllegalActionError, NotationError
 
@@ -279,12 +279,12 @@ async def test_a_blind_hex_choice_is_secret_until_both_have_chosen(service):
     g = await _blind(service)
     first = await service.play(CHANNEL, g.user_of("x"), "1+2")
     assert first.secret and not first.revealed
-    assert "x:1+2" not in public_actions(first.game.position)
+    assert "x:1+2" not in first.game.position.public_record()
     x_hand = first.game.position.hands()["x"]
     assert 1 in x_hand and 2 in x_hand  # nothing public shows the choice yet
     second = await service.play(CHANNEL, g.user_of("o"), "1+3")
     assert second.revealed and not second.secret
-    assert "x:1+2" in public_actions(second.game.position)
+    assert "x:1+2" in second.game.position.public_record()
 
 
 async def test_a_blind_hex_player_cannot_choose_twice(service):
