@@ -42,7 +42,7 @@ import re
 from typing import Callable, ClassVar, Iterable, Sequence, Self
 
 from .errors import GameOverError, IllegalActionError, NotationError
-from .geometry import bits
+from .geometry import HexGrid, bits
 from .notation import shorten
 from .outcome import Outcome, Reason
 from .position import GameOptions, LastTurn, Position
@@ -716,129 +716,154 @@ class InpHexion(Position):
         return cell << _CELL_BITS | cell
 
     def _fast_playout(self, rand: Callable[[], float], log: list[str] | None) -> Outcome:
-        """Random ordinary turns to the end on local ints (called on a scratch copy).
+        """Random ordinary turns to the end (called on a scratch copy): see :func:`fast_playout`."""
+        winner, reason, _, _ = fast_playout(
+            self.grid, self._side, self._stones, self._hand, self._neutral, rand, log
+        )
+        return Outcome(_COLOURS[winner], reason)
 
-        Same rules as :meth:`_do_move`, :meth:`_after_main`, :meth:`_do_relocate` and
-        :meth:`_end_turn`, inlined: the mover's discs are ``mine``, the opponent's
-        ``opp``; the sides swap roles after every turn.
-        """
-        g = self.grid
-        n, n1 = g.n, g.n - 1
-        nl, nf = g._not_last_col, g._not_first_col
-        nmask = g.nmask
-        names = g._names
-        side = self._side
-        mine, opp = self._stones[side], self._stones[side ^ 1]
-        hm = self._hand[side]
-        neu = self._neutral
-        # Mover's sides (m1, m2) and the opponent's (o1, o2).
-        m1, m2, o1, o2 = (g.top, g.bottom, g.left, g.right)
-        if side:
-            m1, m2, o1, o2 = o1, o2, m1, m2
-        ho = self._hand[side ^ 1]
-        empty = g.full ^ (mine | opp | neu)
+def fast_playout(
+    g: HexGrid,
+    side: int,
+    stones: Sequence[int],
+    hands: Sequence[int],
+    neutral: int,
+    rand: Callable[[], float],
+    log: list[str] | None = None,
+) -> tuple[int, Reason, int, int]:
+    """Random ordinary turns to the end on local ints: the one playout kernel.
 
-        def joins(stones: int, f: int, e1: int, e2: int) -> bool:
-            """Whether the chain of ``stones`` through bitboard ``f`` touches ``e1`` and ``e2``."""
-            while True:
-                if f & e1 and f & e2:
-                    return True
-                h = (f | f >> 1 & nl | f << 1 & nf | f >> n | f >> n1 & nf | f << n1 & nl | f << n) & stones
-                if h == f:
-                    return False
-                f = h
+    From a position in the move phase with ``side`` to move (0 white, 1 black),
+    ``stones`` and ``hands`` indexed by side and the ``neutral`` disc's bit, play
+    uniform (disc, direction) moves, relocating surrounded discs in ascending order
+    to uniformly random allowed cells, until the game ends. Returns (winning side,
+    reason, white's discs, black's discs at the end). The engine's
+    :meth:`InpHexion.random_playout` and the AI's playouts both run it.
 
+    Same rules as :meth:`InpHexion._do_move`, :meth:`~InpHexion._after_main`,
+    :meth:`~InpHexion._do_relocate` and :meth:`~InpHexion._end_turn`, inlined: the
+    mover's discs are ``mine``, the opponent's ``opp``; the sides swap roles after
+    every turn. ``log``, if given, receives the canonical actions.
+    """
+    n, n1 = g.n, g.n - 1
+    nl, nf = g._not_last_col, g._not_first_col
+    nmask = g.nmask
+    names = g._names
+    mine, opp = stones[side], stones[side ^ 1]
+    hm, ho = hands[side], hands[side ^ 1]
+    neu = neutral
+    # Mover's sides (m1, m2) and the opponent's (o1, o2).
+    m1, m2, o1, o2 = (g.top, g.bottom, g.left, g.right)
+    if side:
+        m1, m2, o1, o2 = o1, o2, m1, m2
+    empty = g.full ^ (mine | opp | neu)
+
+    def joins(stones: int, f: int, e1: int, e2: int) -> bool:
+        """Whether the chain of ``stones`` through bitboard ``f`` touches ``e1`` and ``e2``."""
         while True:
-            enemy = opp | neu
-            # From-cells whose neighbour in each of the six directions is empty.
-            f1 = enemy & empty >> 1 & nl
-            f2 = enemy & empty << 1 & nf
-            f3 = enemy & empty >> n
-            f4 = enemy & empty << n
-            f5 = enemy & empty >> n1 & nf
-            f6 = enemy & empty << n1 & nl
-            c1, c2, c3 = f1.bit_count(), f2.bit_count(), f3.bit_count()
-            c4, c5, c6 = f4.bit_count(), f5.bit_count(), f6.bit_count()
-            total = c1 + c2 + c3 + c4 + c5 + c6
-            if not total or not hm:
-                return Outcome(_COLOURS[side ^ 1], Reason.NO_LEGAL_MOVE)
-            # A uniform (disc, direction) pair: pick a direction by its weight, then a disc.
-            r = int(rand() * total)
-            if r < c1:
-                f, off = f1, 1
-            elif (r := r - c1) < c2:
-                f, off = f2, -1
-            elif (r := r - c2) < c3:
-                f, off = f3, n
-            elif (r := r - c3) < c4:
-                f, off = f4, -n
-            elif (r := r - c4) < c5:
-                f, off = f5, n1
-            else:
-                r -= c5
-                f, off = f6, -n1
-            while r:
-                f &= f - 1
-                r -= 1
-            abit = f & -f
-            a = abit.bit_length() - 1
-            b = a + off
-            bbit = 1 << b
-            if log is not None:
-                log.append(f"{names[a]} {names[b]}")
-            mine |= abit
-            hm -= 1
-            empty ^= bbit
-            if neu & abit:
-                neu = bbit
-                moved_opponent = False
-            else:
-                opp ^= abit | bbit
-                moved_opponent = True
-            if mine & m1 and mine & m2 and joins(mine, abit, m1, m2):
-                return Outcome(_COLOURS[side], Reason.CONNECTION)
-            if moved_opponent and opp & o1 and opp & o2 and joins(opp, bbit, o1, o2):
-                return Outcome(_COLOURS[side ^ 1], Reason.CONNECTION)
-            cand = nmask[a] & (opp | neu)
-            pending = None
-            while cand:
-                low = cand & -cand
-                cand ^= low
-                x = low.bit_length() - 1
-                m = nmask[x]
-                if m & mine == m:
-                    if pending is None:
-                        pending = [x]
-                    else:
-                        pending.append(x)
-            if pending is not None:
-                allowed = empty
-                free = allowed.bit_count()
-                if free < len(pending):
-                    return Outcome(_COLOURS[side ^ 1], Reason.CANNOT_RELOCATE)
-                for x in pending:
-                    r = int(rand() * free)
-                    free -= 1
-                    t = allowed
-                    while r:
-                        t &= t - 1
-                        r -= 1
-                    tbit = t & -t
-                    allowed ^= tbit
-                    xbit = 1 << x
-                    empty ^= xbit | tbit
-                    if log is not None:
-                        log.append(f"{names[x]}>{names[tbit.bit_length() - 1]}")
-                    if neu & xbit:
-                        neu = tbit
-                    else:
-                        opp ^= xbit | tbit
-                        if opp & o1 and opp & o2 and joins(opp, tbit, o1, o2):
-                            return Outcome(_COLOURS[side ^ 1], Reason.CONNECTION)
-            side ^= 1
-            mine, opp = opp, mine
-            hm, ho = ho, hm
-            m1, m2, o1, o2 = o1, o2, m1, m2
+            if f & e1 and f & e2:
+                return True
+            h = (f | f >> 1 & nl | f << 1 & nf | f >> n | f >> n1 & nf | f << n1 & nl | f << n) & stones
+            if h == f:
+                return False
+            f = h
+
+    while True:
+        enemy = opp | neu
+        # From-cells whose neighbour in each of the six directions is empty.
+        f1 = enemy & empty >> 1 & nl
+        f2 = enemy & empty << 1 & nf
+        f3 = enemy & empty >> n
+        f4 = enemy & empty << n
+        f5 = enemy & empty >> n1 & nf
+        f6 = enemy & empty << n1 & nl
+        c1, c2, c3 = f1.bit_count(), f2.bit_count(), f3.bit_count()
+        c4, c5, c6 = f4.bit_count(), f5.bit_count(), f6.bit_count()
+        total = c1 + c2 + c3 + c4 + c5 + c6
+        if not total or not hm:
+            return _ended(side ^ 1, Reason.NO_LEGAL_MOVE, side, mine, opp)
+        # A uniform (disc, direction) pair: pick a direction by its weight, then a disc.
+        r = int(rand() * total)
+        if r < c1:
+            f, off = f1, 1
+        elif (r := r - c1) < c2:
+            f, off = f2, -1
+        elif (r := r - c2) < c3:
+            f, off = f3, n
+        elif (r := r - c3) < c4:
+            f, off = f4, -n
+        elif (r := r - c4) < c5:
+            f, off = f5, n1
+        else:
+            r -= c5
+            f, off = f6, -n1
+        while r:
+            f &= f - 1
+            r -= 1
+        abit = f & -f
+        a = abit.bit_length() - 1
+        b = a + off
+        bbit = 1 << b
+        if log is not None:
+            log.append(f"{names[a]} {names[b]}")
+        mine |= abit
+        hm -= 1
+        empty ^= bbit
+        if neu & abit:
+            neu = bbit
+            moved_opponent = False
+        else:
+            opp ^= abit | bbit
+            moved_opponent = True
+        if mine & m1 and mine & m2 and joins(mine, abit, m1, m2):
+            return _ended(side, Reason.CONNECTION, side, mine, opp)
+        if moved_opponent and opp & o1 and opp & o2 and joins(opp, bbit, o1, o2):
+            return _ended(side ^ 1, Reason.CONNECTION, side, mine, opp)
+        cand = nmask[a] & (opp | neu)
+        pending = None
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            x = low.bit_length() - 1
+            m = nmask[x]
+            if m & mine == m:
+                if pending is None:
+                    pending = [x]
+                else:
+                    pending.append(x)
+        if pending is not None:
+            allowed = empty
+            free = allowed.bit_count()
+            if free < len(pending):
+                return _ended(side ^ 1, Reason.CANNOT_RELOCATE, side, mine, opp)
+            for x in pending:
+                r = int(rand() * free)
+                free -= 1
+                t = allowed
+                while r:
+                    t &= t - 1
+                    r -= 1
+                tbit = t & -t
+                allowed ^= tbit
+                xbit = 1 << x
+                empty ^= xbit | tbit
+                if log is not None:
+                    log.append(f"{names[x]}>{names[tbit.bit_length() - 1]}")
+                if neu & xbit:
+                    neu = tbit
+                else:
+                    opp ^= xbit | tbit
+                    if opp & o1 and opp & o2 and joins(opp, tbit, o1, o2):
+                        return _ended(side ^ 1, Reason.CONNECTION, side, mine, opp)
+        side ^= 1
+        mine, opp = opp, mine
+        hm, ho = ho, hm
+        m1, m2, o1, o2 = o1, o2, m1, m2
+
+
+def _ended(winner: int, reason: Reason, side: int, mine: int, opp: int) -> tuple[int, Reason, int, int]:
+    """The kernel's answer: (winning side, reason, white's discs, black's discs)."""
+    return (winner, reason, mine, opp) if side == 0 else (winner, reason, opp, mine)
 
 
 def _token_text(g, tok: tuple) -> str:

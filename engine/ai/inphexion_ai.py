@@ -19,7 +19,7 @@ import random
 import time
 
 from ..geometry import HexGrid
-from ..inphexion import RELOCATE, SWAP_STEP, InpHexion
+from ..inphexion import RELOCATE, SWAP_STEP, InpHexion, fast_playout
 from .mcts import Expansion, Params, Search
 
 _CELL_BITS = 7
@@ -109,7 +109,7 @@ class InpState:
             self._settle()
             st = pos._stones
             return self.winner, *_masks(st[0], st[1], int(pos.swapped))  # type: ignore[return-value]
-        winner_side, white, black = _fast_playout(pos, rand)
+        winner_side, _, white, black = fast_playout(pos.grid, pos._side, pos._stones, pos._hand, pos._neutral, rand)
         swapped = int(pos.swapped)
         return winner_side ^ swapped, *_masks(white, black, swapped)  # type: ignore[return-value]
 
@@ -119,124 +119,6 @@ def _masks(white: int, black: int, swapped: int) -> tuple[int, int]:
     m_white = white | black << 128
     m_black = black | white << 128
     return (m_black, m_white) if swapped else (m_white, m_black)
-
-
-def _fast_playout(pos: InpHexion, rand) -> tuple[int, int, int]:
-    """Random ordinary turns to the end on local ints; returns (winning side, white, black).
-
-    The same rules as the engine's ``_fast_playout`` (uniform over (disc, direction),
-    relocations to uniform allowed cells), keeping the final discs for AMAF.
-    """
-    g = pos.grid
-    n, n1 = g.n, g.n - 1
-    nl, nf = g._not_last_col, g._not_first_col
-    nmask = g.nmask
-    side = pos._side
-    mine, opp = pos._stones[side], pos._stones[side ^ 1]
-    hm, ho = pos._hand[side], pos._hand[side ^ 1]
-    neu = pos._neutral
-    m1, m2, o1, o2 = (g.top, g.bottom, g.left, g.right)
-    if side:
-        m1, m2, o1, o2 = o1, o2, m1, m2
-    empty = g.full ^ (mine | opp | neu)
-
-    def joins(stones: int, f: int, e1: int, e2: int) -> bool:
-        while True:
-            if f & e1 and f & e2:
-                return True
-            h = (f | f >> 1 & nl | f << 1 & nf | f >> n | f >> n1 & nf | f << n1 & nl | f << n) & stones
-            if h == f:
-                return False
-            f = h
-
-    def result(winner: int) -> tuple[int, int, int]:
-        white, black = (mine, opp) if side == 0 else (opp, mine)
-        return winner, white, black
-
-    while True:
-        enemy = opp | neu
-        f1 = enemy & empty >> 1 & nl
-        f2 = enemy & empty << 1 & nf
-        f3 = enemy & empty >> n
-        f4 = enemy & empty << n
-        f5 = enemy & empty >> n1 & nf
-        f6 = enemy & empty << n1 & nl
-        c1, c2, c3 = f1.bit_count(), f2.bit_count(), f3.bit_count()
-        c4, c5, c6 = f4.bit_count(), f5.bit_count(), f6.bit_count()
-        total = c1 + c2 + c3 + c4 + c5 + c6
-        if not total or not hm:
-            return result(side ^ 1)
-        r = int(rand() * total)
-        if r < c1:
-            f, off = f1, 1
-        elif (r := r - c1) < c2:
-            f, off = f2, -1
-        elif (r := r - c2) < c3:
-            f, off = f3, n
-        elif (r := r - c3) < c4:
-            f, off = f4, -n
-        elif (r := r - c4) < c5:
-            f, off = f5, n1
-        else:
-            r -= c5
-            f, off = f6, -n1
-        while r:
-            f &= f - 1
-            r -= 1
-        abit = f & -f
-        a = abit.bit_length() - 1
-        bbit = 1 << (a + off)
-        mine |= abit
-        hm -= 1
-        empty ^= bbit
-        if neu & abit:
-            neu = bbit
-            moved_opponent = False
-        else:
-            opp ^= abit | bbit
-            moved_opponent = True
-        if mine & m1 and mine & m2 and joins(mine, abit, m1, m2):
-            return result(side)
-        if moved_opponent and opp & o1 and opp & o2 and joins(opp, bbit, o1, o2):
-            return result(side ^ 1)
-        cand = nmask[a] & (opp | neu)
-        pending = None
-        while cand:
-            low = cand & -cand
-            cand ^= low
-            x = low.bit_length() - 1
-            m = nmask[x]
-            if m & mine == m:
-                if pending is None:
-                    pending = [x]
-                else:
-                    pending.append(x)
-        if pending is not None:
-            allowed = empty
-            free = allowed.bit_count()
-            if free < len(pending):
-                return result(side ^ 1)
-            for x in pending:
-                r = int(rand() * free)
-                free -= 1
-                t = allowed
-                while r:
-                    t &= t - 1
-                    r -= 1
-                tbit = t & -t
-                allowed ^= tbit
-                xbit = 1 << x
-                empty ^= xbit | tbit
-                if neu & xbit:
-                    neu = tbit
-                else:
-                    opp ^= xbit | tbit
-                    if opp & o1 and opp & o2 and joins(opp, tbit, o1, o2):
-                        return result(side ^ 1)
-        side ^= 1
-        mine, opp = opp, mine
-        hm, ho = ho, hm
-        m1, m2, o1, o2 = o1, o2, m1, m2
 
 
 def choose(pos: InpHexion, temperature: float, rng: random.Random, iterations: int | None, deadline: float | None) -> str:
