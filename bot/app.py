@@ -14,11 +14,11 @@ from discord.ext import commands
 from .ai import BotAI
 from .clock import Clock, SystemClock
 from .config import Settings
-from .present import MENTION_USERS, SORRY, reply_privately
-from .service import GameService
+from .present import MENTION_USERS, SORRY, refuse, reply_privately
+from .service import GameService, UserError
 from .store import Store
 from .timers import Timers
-from .views import ChallengeButton, ClaimButton, TakebackButton
+from .views import ButtonHandler
 
 log = logging.getLogger(__name__)
 
@@ -43,16 +43,17 @@ class HexBot(commands.Bot):
         self.store: Store
         self.service: GameService
         self.timers: Timers
+        #: each persistent button class → the handler of the cog that registered it (``views.register_buttons``)
+        self.button_handlers: dict[type, ButtonHandler] = {}
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
-        """Open the database, load the cogs, re-arm buttons and timers, sync commands if they changed."""
+        """Open the database, load the cogs (each registers its buttons), start timers, sync commands if they changed."""
         self.store = await Store.open(self.settings.database_path)
         self.timers = Timers(self.store, self.clock)
         self.service = GameService(self.store, clock=self.clock.now, schedule=self.timers.schedule)
         for cog in COGS:
             await self.load_extension(cog)
-        self.add_dynamic_items(ChallengeButton, TakebackButton, ClaimButton)
         await self.sync_commands_if_changed()
         self.timers.start()
 
@@ -73,7 +74,10 @@ class HexBot(commands.Bot):
         return True
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        """Log the traceback; tell the user briefly, never with a traceback."""
+        """A refusal gets its private answer; anything else is logged and the user told briefly, never with a traceback."""
+        if isinstance(error, app_commands.CommandInvokeError) and isinstance(error.original, UserError):
+            await refuse(interaction, error.original)
+            return
         if isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
             message = str(error) if isinstance(error, app_commands.CheckFailure) and str(error) else \
                 "That option value isn't valid here."

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import discord
 
 from . import images, texts
-from .service import ActiveGame, GameService, PlayResult
+from .service import ActiveGame, GameService, PlayResult, UserError
 
 log = logging.getLogger(__name__)
 
@@ -60,12 +60,23 @@ async def reply_with_result(interaction: discord.Interaction, service: GameServi
 SORRY = "Sorry — something went wrong on my side. Nothing you did caused it; `/board` shows the current game."
 
 
-async def reply_privately(interaction: discord.Interaction, message: str) -> None:
+async def reply_privately(
+    interaction: discord.Interaction, message: str, mentions: discord.AllowedMentions = NO_MENTIONS
+) -> None:
     """Answer with an ephemeral message, whether or not the interaction was answered already."""
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
+            await interaction.followup.send(message, ephemeral=True, allowed_mentions=mentions)
         else:
-            await interaction.response.send_message(message, ephemeral=True)
+            await interaction.response.send_message(message, ephemeral=True, allowed_mentions=mentions)
     except discord.HTTPException:
         log.warning("could not tell user about an error", exc_info=True)
+
+
+async def refuse(interaction: discord.Interaction, error: UserError) -> None:
+    """The one answer to a refused request: a private message saying what is wrong (changes nothing).
+
+    Called by the command tree's error handler and the buttons' (``views.guarded``), so
+    commands and buttons just let the service's :class:`UserError` propagate.
+    """
+    await reply_privately(interaction, texts.refusal(error))

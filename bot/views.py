@@ -1,30 +1,68 @@
 """Persistent buttons: their custom_ids name what they act on, so they keep
-working after a restart (registered with ``add_dynamic_items`` in setup_hook)."""
+working after a restart.
+
+Each cog registers the buttons it answers in ``cog_load`` with
+:func:`register_buttons` (``add_dynamic_items`` plus the cog's handler for each
+class), so a click reaches its cog without looking it up by name, and a cog that
+is not loaded leaves its buttons answered with an apology, not silence.
+"""
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Awaitable
 
 import discord
 
-from .present import SORRY, reply_privately
+from .present import SORRY, refuse, reply_privately
+from .service import UserError
 
 if TYPE_CHECKING:
     from .app import HexBot
 
 log = logging.getLogger(__name__)
 
+#: what a cog does with a click on one of its buttons (the button carries the ids it acts on)
+ButtonHandler = Callable[[discord.Interaction, Any], Awaitable[None]]
+
+
+def register_buttons(bot: "HexBot", handlers: dict[type[discord.ui.DynamicItem[Any]], ButtonHandler]) -> None:
+    """Make these button classes work (also on messages posted before a restart) and send their clicks to a cog."""
+    bot.add_dynamic_items(*handlers)
+    bot.button_handlers.update(handlers)
+
+
+def unregister_buttons(bot: "HexBot", *items: type[discord.ui.DynamicItem[Any]]) -> None:
+    """Undo :func:`register_buttons` (when the cog unloads)."""
+    bot.remove_dynamic_items(*items)
+    for item in items:
+        bot.button_handlers.pop(item, None)
+
+
+async def dispatch(interaction: discord.Interaction, button: discord.ui.DynamicItem[Any]) -> None:
+    """Hand a click to the handler its cog registered, guarded like every button."""
+    handlers: dict[type, ButtonHandler] = getattr(interaction.client, "button_handlers", {})
+    handler = handlers.get(type(button))
+    if handler is None:
+        log.error("button %s: no cog handles %s", button.custom_id, type(button).__name__)
+        await reply_privately(interaction, SORRY)
+        return
+    await guarded(interaction, button.custom_id, handler(interaction, button))
+
 
 async def guarded(interaction: discord.Interaction, what: str, work: Awaitable[None]) -> None:
-    """Run a button's work; an unexpected error is logged and the clicker gets a short apology.
+    """Run a button's work: a refusal is answered privately, and an unexpected error is
+    logged and the clicker gets a short apology.
 
     discord.py only logs errors of dynamic items (the command tree's error handler never
     sees them), so without this a failed click would leave the user with no answer.
     """
     try:
         await work
+    except UserError as exc:
+        await refuse(interaction, exc)
     except Exception:
         log.exception("button %s failed", what)
         await reply_privately(interaction, SORRY)
@@ -60,11 +98,8 @@ class ChallengeButton(
         return cls(int(match["id"]), match["act"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hand the click to the challenges cog."""
-        bot: HexBot = interaction.client  # type: ignore[assignment]
-        cog = bot.get_cog("Challenges")
-        await guarded(interaction, self.custom_id,
-                      cog.button(interaction, self.challenge_id, self.act))  # type: ignore[union-attr]
+        """Hand the click to the cog that registered the button (challenges)."""
+        await dispatch(interaction, self)
 
 
 def challenge_view(challenge_id: int) -> discord.ui.View:
@@ -96,10 +131,8 @@ class TakebackButton(
         return cls(int(match["id"]), match["act"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hand the click to the lifecycle cog."""
-        cog = interaction.client.get_cog("Lifecycle")
-        await guarded(interaction, self.custom_id,
-                      cog.takeback_button(interaction, self.takeback_id, self.act == "accept"))  # type: ignore[union-attr]
+        """Hand the click to the cog that registered the button (lifecycle)."""
+        await dispatch(interaction, self)
 
 
 class ClaimButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hexcord:claim:(?P<game>\d+)"):
@@ -118,9 +151,8 @@ class ClaimButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hexcord:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hand the click to the lifecycle cog."""
-        cog = interaction.client.get_cog("Lifecycle")
-        await guarded(interaction, self.custom_id, cog.claim_button(interaction, self.game_id))  # type: ignore[union-attr]
+        """Hand the click to the cog that registered the button (lifecycle)."""
+        await dispatch(interaction, self)
 
 
 def takeback_view(takeback_id: int) -> discord.ui.View:

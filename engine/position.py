@@ -221,6 +221,16 @@ class Position(ABC):
 
         Atomic: on any :class:`~engine.errors.ActionError` the position is unchanged.
         """
+        trial, done = self.after(text, player)
+        self._adopt(trial)
+        return done
+
+    def after(self, text: str, player: str | None = None) -> tuple[Self, list[str]]:
+        """The position after one line of notation (as ``player`` if given) and its canonical actions.
+
+        This position is left unchanged (one copy is made), so a caller that keeps
+        positions as snapshots can adopt the new one only once the actions are stored.
+        """
         line = normalize(text)
         if self.outcome is not None:
             raise GameOverError(f"the game is over: {self.describe_outcome()}")
@@ -228,8 +238,7 @@ class Position(ABC):
             raise WrongTurnError(self._wrong_turn_message(player))
         trial = self.copy()
         done = trial._play_line(line, player)
-        self._adopt(trial)
-        return done
+        return trial, done
 
     def _adopt(self, other: Self) -> None:
         """Take over ``other``'s state (the successful scratch copy of :meth:`play`)."""

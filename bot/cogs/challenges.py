@@ -15,11 +15,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from .. import texts
-from ..present import NO_MENTIONS, GameMessage, game_message, reply_privately
+from ..present import NO_MENTIONS, GameMessage, game_message
 from ..choices import ClockName, GameName, Level, Seat
 from ..service import GAME_TITLES, ActiveGame, ChallengeRequest, ChallengeRow, StartedGame, UserError
 from ..store import TimerRow
-from ..views import challenge_view
+from ..views import ChallengeButton, challenge_view, register_buttons, unregister_buttons
 
 if TYPE_CHECKING:
     from ..app import HexBot
@@ -101,11 +101,7 @@ class Challenges(commands.Cog):
             await interaction.response.send_message(
                 "`level` is for games against me (the bot); leave it out when challenging a person.", ephemeral=True)
             return
-        try:
-            ch = await self.service.create_challenge(req, names)
-        except UserError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
-            return
+        ch = await self.service.create_challenge(req, names)
         content = (
             f"<@{opponent.id}>, **{texts.clean(interaction.user.display_name)}** challenges you to "
             f"{describe_challenge(ch)}.\nAccept or decline by <t:{int(ch.expires_at)}:t> (`/accept`, `/decline`)."
@@ -124,11 +120,7 @@ class Challenges(commands.Cog):
             await interaction.response.defer(thinking=True)
             return await self._open_thread(interaction, title)
 
-        try:
-            game, cut = await self.service.start_ai_game(req, self.bot.user.id, open_thread, names)  # type: ignore[union-attr,misc]
-        except UserError as exc:
-            await reply_privately(interaction, str(exc))
-            return
+        game, cut = await self.service.start_ai_game(req, self.bot.user.id, open_thread, names)  # type: ignore[union-attr,misc]
         if not interaction.response.is_done():
             await interaction.response.defer(thinking=True)
         names = await self.service.names(game.row.guild_id, game.row.seats)
@@ -143,7 +135,7 @@ class Challenges(commands.Cog):
         else:
             await interaction.followup.send(f"Game #{game.row.id} is in <#{game.row.channel_id}>.")
             await self._post_first_board(game, message)
-        self.bot.dispatch("game_changed", game.row.id)
+        self.bot.dispatch("game_changed", game)
 
     async def _open_thread(self, interaction: discord.Interaction, title: str) -> tuple[int, int]:
         """Create a public thread for a game in the interaction's channel: (thread id, channel id)."""
@@ -161,11 +153,7 @@ class Challenges(commands.Cog):
     @app_commands.guild_only()
     async def accept_cmd(self, interaction: discord.Interaction) -> None:
         """The same as pressing Accept on your newest challenge here."""
-        try:
-            ch = await self.service.challenge_to(interaction.channel_id or 0, interaction.user.id)
-        except UserError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
-            return
+        ch = await self.service.challenge_to(interaction.channel_id or 0, interaction.user.id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self._accept(interaction, ch.id)
 
@@ -173,14 +161,18 @@ class Challenges(commands.Cog):
     @app_commands.guild_only()
     async def decline_cmd(self, interaction: discord.Interaction) -> None:
         """The same as pressing Decline on your newest challenge here."""
-        try:
-            ch = await self.service.challenge_to(interaction.channel_id or 0, interaction.user.id)
-            ch = await self.service.decline(ch.id, interaction.user.id)
-        except UserError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
-            return
+        ch = await self.service.challenge_to(interaction.channel_id or 0, interaction.user.id)
+        ch = await self.service.decline(ch.id, interaction.user.id)
         await interaction.response.send_message("Challenge declined.", ephemeral=True)
         await self._close_message(ch, f"~~{describe_challenge(ch)}~~ — declined by <@{ch.opponent_id}>.")
+
+    async def cog_load(self) -> None:
+        """Answer Accept / Decline / Withdraw clicks (also on challenges posted before a restart)."""
+        register_buttons(self.bot, {ChallengeButton: lambda i, b: self.button(i, b.challenge_id, b.act)})
+
+    async def cog_unload(self) -> None:
+        """Stop answering challenge buttons."""
+        unregister_buttons(self.bot, ChallengeButton)
 
     async def button(self, interaction: discord.Interaction, challenge_id: int, act: str) -> None:
         """A click on Accept, Decline or Withdraw."""
@@ -192,16 +184,12 @@ class Challenges(commands.Cog):
             await interaction.response.defer()
             await self._accept(interaction, challenge_id)
             return
-        try:
-            if act == "decline":
-                ch = await self.service.decline(challenge_id, interaction.user.id)
-                note = f"declined by <@{ch.opponent_id}>"
-            else:
-                ch = await self.service.withdraw(challenge_id, interaction.user.id)
-                note = f"withdrawn by <@{ch.challenger_id}>"
-        except UserError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
-            return
+        if act == "decline":
+            ch = await self.service.decline(challenge_id, interaction.user.id)
+            note = f"declined by <@{ch.opponent_id}>"
+        else:
+            ch = await self.service.withdraw(challenge_id, interaction.user.id)
+            note = f"withdrawn by <@{ch.challenger_id}>"
         await interaction.response.edit_message(
             content=f"~~{describe_challenge(ch)}~~ — {note}.", view=None, allowed_mentions=NO_MENTIONS
         )
@@ -213,13 +201,9 @@ class Challenges(commands.Cog):
             title = f"{GAME_TITLES[ch.game]}: {names[ch.challenger_id]} vs {names[ch.opponent_id]}"[:100]
             return await self._open_thread(interaction, title)
 
-        try:
-            started = await self.service.accept(
-                challenge_id, interaction.user.id, open_thread, {interaction.user.id: interaction.user.display_name}
-            )
-        except UserError as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
-            return
+        started = await self.service.accept(
+            challenge_id, interaction.user.id, open_thread, {interaction.user.id: interaction.user.display_name}
+        )
         await self._announce(interaction, started)
 
     async def _announce(self, interaction: discord.Interaction, started: StartedGame) -> None:

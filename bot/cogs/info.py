@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 
 def result_text(row: GameRow, user_id: int | None = None) -> str:
-    """``won``/``lost`` for a player, else the result in words (``@alice wins by connection``)."""
+    """``won``/``lost`` for a player, else ``seat 0 won by connection``-style text."""
     if row.status == "aborted":
         return "aborted"
     if row.winner_seat is None:
@@ -36,8 +36,7 @@ def result_text(row: GameRow, user_id: int | None = None) -> str:
     if user_id is not None and user_id in row.seats:
         won = row.seats[row.winner_seat] == user_id
         return f"{'won' if won else 'lost'} ({row.reason})"
-    winner, loser = row.seats[row.winner_seat], row.seats[1 - row.winner_seat]
-    return engine.Outcome("", engine.Reason(row.reason)).in_words(f"<@{winner}>", f"<@{loser}>")
+    return f"<@{row.seats[row.winner_seat]}> won ({row.reason})"
 
 
 def versus_computer(row: GameRow) -> str:
@@ -64,7 +63,7 @@ class Info(commands.Cog):
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: GameName) -> None:
         """Rank, name, rating ± deviation, games, wins–losses; provisional ratings marked."""
-        rows = await self.service.store.leaderboard(interaction.guild_id or 0, game, limit=20)
+        rows = await self.service.leaderboard(interaction.guild_id or 0, game, limit=20)
         if not rows:
             await interaction.response.send_message(
                 f"No rated {GAME_TITLES[game]} games in this server yet. Start one with `/challenge`.", ephemeral=True
@@ -88,9 +87,9 @@ class Info(commands.Cog):
         """Per game: rating, games, wins, losses; and recent results."""
         user = player or interaction.user
         guild = interaction.guild_id or 0
-        ratings = {r.game: r for r in await self.service.store.player_ratings(guild, user.id)}
-        record = await self.service.store.player_record(guild, user.id)
-        recent = await self.service.store.finished_games(guild, user.id, limit=5)
+        ratings = {r.game: r for r in await self.service.player_ratings(guild, user.id)}
+        record = await self.service.player_record(guild, user.id)
+        recent = await self.service.finished_games(guild, user.id, limit=5)
         embed = discord.Embed(title=f"{texts.clean(user.display_name)} — stats", colour=EMBED_COLOUR)
         for game, title in GAME_TITLES.items():
             games, wins, losses = record.get(game, (0, 0, 0))
@@ -115,7 +114,7 @@ class Info(commands.Cog):
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction) -> None:
         """Channel, players and whose turn for every game in progress here."""
-        rows = await self.service.store.active_games(interaction.guild_id or 0)
+        rows = await self.service.active_games(interaction.guild_id or 0)
         if not rows:
             await interaction.response.send_message("No games in progress. Start one with `/challenge`.", ephemeral=True)
             return
@@ -134,7 +133,7 @@ class Info(commands.Cog):
     @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """Recent finished games with their ids and results."""
-        rows = await self.service.store.finished_games(interaction.guild_id or 0, player.id if player else None, limit=15)
+        rows = await self.service.finished_games(interaction.guild_id or 0, player.id if player else None, limit=15)
         if not rows:
             await interaction.response.send_message("No finished games yet.", ephemeral=True)
             return
@@ -166,7 +165,7 @@ class Info(commands.Cog):
         names = await self.service.names(g.row.guild_id, g.row.seats)
         headers = {c: names[g.user_of(c)] for c in g.position.colours}
         headers["game id"] = str(g.row.id)
-        for i, tb in enumerate(await self.service.store.takebacks_of(g.row.id), 1):
+        for i, tb in enumerate(await self.service.accepted_takebacks(g.row.id), 1):
             who = names.get(tb.requester_id, "?")
             headers[f"takeback {i}"] = f"{who} took back {tb.undone}"
         headers["result"] = g.position.describe_outcome() if g.position.outcome else "in progress"

@@ -15,7 +15,7 @@ from ..present import MENTION_USERS, NO_MENTIONS, game_message, reply_with_resul
 from ..choices import ClockName
 from ..service import CLOCKS, ClosedRequest, PlayResult, UserError, format_duration
 from ..store import TimerRow
-from ..views import claim_view, takeback_view
+from ..views import ClaimButton, TakebackButton, claim_view, register_buttons, takeback_view, unregister_buttons
 
 if TYPE_CHECKING:
     from ..app import HexBot
@@ -44,12 +44,19 @@ class Lifecycle(commands.Cog):
     @app_commands.guild_only()
     async def claim(self, interaction: discord.Interaction) -> None:
         """Win on time (reason ``timeout``, rated)."""
-        try:
-            result = await self.service.claim(interaction.channel_id or 0, interaction.user.id)
-        except UserError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
-            return
+        result = await self.service.claim(interaction.channel_id or 0, interaction.user.id)
         await self._post_result(interaction, result)
+
+    async def cog_load(self) -> None:
+        """Answer takeback and Claim win clicks (also on messages posted before a restart)."""
+        register_buttons(self.bot, {
+            TakebackButton: lambda i, b: self.takeback_button(i, b.takeback_id, b.act == "accept"),
+            ClaimButton: lambda i, b: self.claim_button(i, b.game_id),
+        })
+
+    async def cog_unload(self) -> None:
+        """Stop answering takeback and Claim win buttons."""
+        unregister_buttons(self.bot, TakebackButton, ClaimButton)
 
     async def claim_button(self, interaction: discord.Interaction, game_id: int) -> None:
         """The Claim win button posted when time ran out."""
@@ -57,11 +64,7 @@ class Lifecycle(commands.Cog):
         if g is None or g.row.status != "active":
             await interaction.response.send_message("That game is already over.", ephemeral=True)
             return
-        try:
-            result = await self.service.claim(g.row.channel_id, interaction.user.id)
-        except UserError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
-            return
+        result = await self.service.claim(g.row.channel_id, interaction.user.id)
         await self._post_result(interaction, result)
 
     # -- takeback ------------------------------------------------------------------------
@@ -69,11 +72,7 @@ class Lifecycle(commands.Cog):
     @app_commands.guild_only()
     async def takeback(self, interaction: discord.Interaction) -> None:
         """Post a takeback request with Accept / Decline for the opponent."""
-        try:
-            tb, g = await self.service.request_takeback(interaction.channel_id or 0, interaction.user.id)
-        except UserError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
-            return
+        tb, g = await self.service.request_takeback(interaction.channel_id or 0, interaction.user.id)
         if tb.status == "accepted":  # against the computer: granted at once
             await interaction.response.defer()
             names = await self.service.names(g.row.guild_id, g.row.seats)
@@ -95,9 +94,6 @@ class Lifecycle(commands.Cog):
             await interaction.response.edit_message(content=f"~~Takeback request~~ — {exc}", view=None,
                                                     allowed_mentions=NO_MENTIONS)
             return
-        except UserError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
-            return
         if not accept:
             await interaction.response.edit_message(content="Takeback declined.", view=None)
             return
@@ -111,11 +107,7 @@ class Lifecycle(commands.Cog):
     @app_commands.guild_only()
     async def abort(self, interaction: discord.Interaction) -> None:
         """Either player, while neither has made a second action."""
-        try:
-            g = await self.service.abort(interaction.channel_id or 0, interaction.user.id)
-        except UserError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
-            return
+        g = await self.service.abort(interaction.channel_id or 0, interaction.user.id)
         await interaction.response.send_message(
             f"Game #{g.row.id} was aborted by **{texts.clean(interaction.user.display_name)}**: no result, "
             "no rating change.", allowed_mentions=NO_MENTIONS,
@@ -150,12 +142,8 @@ class Lifecycle(commands.Cog):
         if not interaction.permissions.manage_guild:
             await interaction.response.send_message("Only members with **Manage Server** can change settings.", ephemeral=True)
             return
-        try:
-            changed, updated = await self.service.update_guild_settings(
-                interaction.guild_id or 0, clock=clock, challenge_minutes=challenge_minutes, always_thread=threads)
-        except UserError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
-            return
+        changed, updated = await self.service.update_guild_settings(
+            interaction.guild_id or 0, clock=clock, challenge_minutes=challenge_minutes, always_thread=threads)
         verb = "Settings updated" if updated else "Settings"
         await interaction.response.send_message(
             f"{verb}: clock **{changed.default_clock}** per move · challenges open for "
@@ -180,7 +168,7 @@ class Lifecycle(commands.Cog):
             if self.bot.user is not None and user_id == self.bot.user.id:
                 continue  # the computer needs no reminder
             text = f"⏰ <@{user_id}>, your move in game #{g.row.id} — {left} left."
-            if await self.service.store.wants_dm(user_id):
+            if await self.service.wants_dm(user_id):
                 try:
                     user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
                     await user.send(f"{text} It is in <#{g.row.channel_id}>.")

@@ -44,23 +44,32 @@ class Opponent(commands.Cog):
         """The bot's game service."""
         return self.bot.service
 
-    def kick(self, game_id: int) -> None:
-        """Make sure the AI looks at this game (no-op if it is already thinking about it)."""
+    def kick(self, game_id: int, seen: ActiveGame | None = None) -> None:
+        """Make sure the AI looks at this game (no-op if it is already thinking about it).
+
+        ``seen``: the game as it is now, if the caller has it (saves reading it again).
+        """
         task = self._tasks.get(game_id)
         if task is None or task.done():
-            task = asyncio.create_task(self._drive(game_id), name=f"ai-game-{game_id}")
+            task = asyncio.create_task(self._drive(game_id, seen), name=f"ai-game-{game_id}")
             self._tasks[game_id] = task
             task.add_done_callback(lambda t: self._tasks.pop(game_id) if self._tasks.get(game_id) is t else None)
 
     @commands.Cog.listener()
-    async def on_game_changed(self, game_id: int) -> None:
-        """Something happened in a game: maybe it is the AI's turn now."""
-        self.kick(game_id)
+    async def on_game_changed(self, game: ActiveGame | int) -> None:
+        """Something happened in a game (given as it is now, or by id): maybe it is the AI's turn now.
+
+        A game between people is passed over without reading anything.
+        """
+        if isinstance(game, int):
+            self.kick(game)
+        elif game.row.ai_level is not None:
+            self.kick(game.row.id, game)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """After a (re)start, resume every AI game that waits for the AI."""
-        for row in await self.service.store.active_games():
+        for row in await self.service.active_games():
             if row.ai_level is not None:
                 self.kick(row.id)
 
@@ -76,12 +85,12 @@ class Opponent(commands.Cog):
         colour = g.colour_of(self.bot.user.id)
         return colour if colour in g.position.to_move else None
 
-    async def _drive(self, game_id: int) -> None:
-        """Play the AI's actions in this game for as long as it is the AI's turn."""
+    async def _drive(self, game_id: int, seen: ActiveGame | None = None) -> None:
+        """Play the AI's actions in this game for as long as it is the AI's turn (from ``seen`` if given)."""
         refused = stale = 0
         try:
             while True:
-                g = await self.service.game(game_id)
+                g, seen = seen or await self.service.game(game_id), None
                 colour = self._my_turn(g)
                 if g is None or colour is None:
                     return

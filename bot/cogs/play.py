@@ -13,7 +13,7 @@ from engine import ActionError, NotationError
 
 from .. import texts
 from ..present import MENTION_USERS, NO_MENTIONS, game_message, reply_with_result
-from ..service import ActiveGame, PlayResult, UserError
+from ..service import PlayResult
 
 if TYPE_CHECKING:
     from ..app import HexBot
@@ -68,16 +68,13 @@ class Play(commands.Cog):
         channel_id = interaction.channel_id or 0
         try:
             result = await self.service.play(channel_id, interaction.user.id, action)
-        except UserError as exc:
-            await interaction.response.send_message(texts.refusal(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
-            return
         except ActionError as exc:
             await interaction.response.send_message(
                 await self._refusal(channel_id, interaction.user.id, exc), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
             return
         await self.remember(interaction)
-        self.bot.dispatch("game_changed", result.game.row.id)
+        self.bot.dispatch("game_changed", result.game)
         channel = interaction.channel
         if isinstance(channel, discord.Thread) and channel.archived and not channel.locked:
             # A game thread archived while players were away comes back when someone moves.
@@ -146,11 +143,7 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction) -> None:
         """End the game in the opponent's favour."""
-        try:
-            result = await self.service.resign(interaction.channel_id or 0, interaction.user.id)
-        except UserError as exc:
-            await interaction.response.send_message(texts.refusal(exc), ephemeral=True, allowed_mentions=NO_MENTIONS)
-            return
+        result = await self.service.resign(interaction.channel_id or 0, interaction.user.id)
         await reply_with_result(interaction, self.service, result, self.bot.clock.now())
 
     async def remember(self, interaction: discord.Interaction) -> None:

@@ -11,7 +11,7 @@ One module per job, mixed into :class:`GameService`:
 * :mod:`.challenges`: challenges and games against the computer;
 * :mod:`.moves`: playing, resigning, aborting, results and ratings;
 * :mod:`.clocks` and :mod:`.timed`: time per move, timers, wins on time, abandonment;
-* :mod:`.takebacks`, :mod:`.settings`;
+* :mod:`.takebacks`, :mod:`.settings`, :mod:`.reading` (leaderboards, stats, history);
 * :mod:`.core`: the store, the clock, locks and positions they share;
   :mod:`.values` and :mod:`.errors`: what goes in and out.
 """
@@ -21,13 +21,14 @@ from .challenges import ChallengesService, challenge_options, draw_cut
 from .clocks import ABANDON_AFTER, CLOCKS, GAME_TIMERS, format_duration
 from .core import GAME_TITLES
 from .errors import ClosedRequest, NotYourTurn, UserError
+from .reading import ReadingService
 from .settings import SettingsService
 from .takebacks import TakebacksService
 from .timed import TimedService
 from .values import SEATS, ActiveGame, ChallengeRequest, PlayResult, StartedGame
 
 
-class GameService(ChallengesService, TimedService, TakebacksService, SettingsService):
+class GameService(ChallengesService, TimedService, TakebacksService, SettingsService, ReadingService):
     """Challenges and games of every server, backed by the store."""
 
 

@@ -35,7 +35,9 @@ class ServiceCore:
         self._seed = seed_source
         self._schedule = schedule
         self._positions: dict[int, Position] = {}
-        #: one lock per game (actions), per challenge (answers), per channel (starting a game)
+        #: one lock per game, keyed by its channel (a game never changes channel), so /move
+        #: takes it before reading anything; one per challenge (answers) and per channel
+        #: (starting a game)
         self._game_locks = KeyLocks()
         self._challenge_locks = KeyLocks()
         self._channel_locks = KeyLocks()
@@ -46,7 +48,11 @@ class ServiceCore:
             await self._schedule(0.0, "", 0)
 
     async def _position(self, row: GameRow) -> Position:
-        """The current position of a game (replayed from the store once, then kept)."""
+        """The current position of a game (replayed from the store once, then kept).
+
+        A kept position is never changed in place (moves make a new one with
+        ``Position.after``), so it may be handed out as a snapshot without a copy.
+        """
         pos = self._positions.get(row.id)
         if pos is None:
             options = engine.make_options(row.game, row.size, row.variants, row.first)
@@ -80,12 +86,13 @@ class ServiceCore:
 
     @contextlib.asynccontextmanager
     async def _players_game(self, channel_id: int, user_id: int, refusal: str) -> AsyncIterator[tuple[GameRow, Position, str]]:
-        """Hold this channel's game lock; yield (row, position, the user's colour) or refuse non-players."""
-        row = await self._require_game(channel_id)
-        async with self._game_locks.lock(row.id):
-            row = await self.store.get_game(row.id)
-            if row is None or row.status != "active":
-                raise UserError("That game has just ended. See `/history`.")
+        """Hold this channel's game lock; yield (row, position, the user's colour) or refuse non-players.
+
+        The row is read once, inside the lock (every write to a game happens under it),
+        and the position is the kept one, not a copy: callers never change it in place.
+        """
+        async with self._game_locks.lock(channel_id):
+            row = await self._require_game(channel_id)
             pos = await self._position(row)
             colour = ActiveGame(row, pos).colour_of(user_id)
             if colour is None:

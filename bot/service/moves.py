@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from engine import Outcome, Position, Reason
 
@@ -47,9 +48,8 @@ class MovesService(ServiceCore):
                 if pos.choosing_in_secret():
                     raise UserError("You have already chosen your cards; waiting for your opponent to choose.")
                 raise NotYourTurn(g.users_to_move(), list(pos.to_move))
-            trial = pos.copy()
-            applied = trial.play(text, player=colour)
-            result = PlayResult(ActiveGame(row, trial.copy()), pos.copy(), user_id, colour, applied)
+            trial, applied = pos.after(text, player=colour)
+            result = PlayResult(ActiveGame(row, trial), pos, user_id, colour, applied)
             if pos.choosing_in_secret():
                 result.revealed = not trial.choosing_in_secret() or trial.to_move == sorted(trial.colours)
                 result.secret = not result.revealed
@@ -62,17 +62,14 @@ class MovesService(ServiceCore):
         async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
             trial = pos.copy()
             trial.finish(Outcome(trial.other(colour), Reason.RESIGNATION))
-            result = PlayResult(ActiveGame(row, trial.copy()), pos.copy(), user_id, colour, [])
+            result = PlayResult(ActiveGame(row, trial), pos, user_id, colour, [])
             await self._commit(row, pos, trial, [], user_id, result)
             return result
 
     async def abort(self, channel_id: int, user_id: int) -> ActiveGame:
         """End a game that has barely started: no result, no rating change."""
-        row = await self._require_game(channel_id)
-        async with self._game_locks.lock(row.id):
-            row = await self.store.get_game(row.id)
-            if row is None or row.status != "active":
-                raise UserError("That game has just ended. See `/history`.")
+        async with self._game_locks.lock(channel_id):
+            row = await self._require_game(channel_id)
             if user_id not in row.seats:
                 raise UserError("You are not playing in this game, so you can't abort it.")
             counts = {u: 0 for u in row.seats}
@@ -94,23 +91,27 @@ class MovesService(ServiceCore):
     async def _commit(
         self, row: GameRow, pos: Position, trial: Position, applied: list[str], user_id: int, result: PlayResult
     ) -> None:
-        """Store the new actions (and the result, and ratings) in one transaction, then adopt them."""
+        """Store the new actions (and the result, and ratings) in one transaction, then adopt them.
+
+        The game's new row is worked out here from what was written (``updated_at``,
+        ``deadline``, the result) rather than read back: the lock makes this the only writer.
+        """
         now = self.clock()
+        new = replace(row, updated_at=now) if applied else row
         try:
             async with self.store.transaction():
                 if applied:
                     await self.store.append_actions(row.id, await self.store.next_seq(row.id), applied, user_id, now)
                 if trial.outcome is not None:
                     result.outcome = trial.outcome
-                    result.rating_changes = await self._finish(row, trial, now)
+                    new, result.rating_changes = await self._finish(new, trial, now)
                 elif not set(trial.to_move) <= set(pos.to_move) or row.deadline is None:
                     # A new player has to act: their time starts now. (Relocations, a second
                     # letter, or the second Blind Hex choice keep the running deadline.)
                     per_move = CLOCKS.get(row.clock)
-                    await self.store.set_deadline(row.id, None if per_move is None else now + per_move)
-                    fresh = await self.store.get_game(row.id)
-                    assert fresh is not None
-                    await arm_timers(self.store, fresh, now)
+                    new = replace(new, deadline=None if per_move is None else now + per_move)
+                    await self.store.set_deadline(row.id, new.deadline)
+                    await arm_timers(self.store, new, now)
         except Conflict:
             # Another writer got there first (only possible with two bot processes on one file).
             self._positions.pop(row.id, None)
@@ -118,28 +119,33 @@ class MovesService(ServiceCore):
         self._positions[row.id] = trial
         if trial.outcome is not None:
             self._positions.pop(row.id, None)
-        fresh = await self.store.get_game(row.id)
-        if fresh is not None:
-            result.game.row = fresh
+        result.game.row = new
         await self._wake()
         # A Blind Hex choice stays secret in the logs too until both are revealed.
         shown = "a secret choice" if result.secret else " | ".join(applied) or "-"
         log.info("game %d: %s by %d (%s)%s", row.id, shown, user_id, result.colour,
                  f" → {trial.describe_outcome()}" if trial.outcome else "")
 
-    async def _finish(self, row: GameRow, pos: Position, now: float) -> dict[int, tuple[float, float]]:
-        """Record the result and, for a rated game both players took part in, the new ratings."""
+    async def _finish(
+        self, row: GameRow, pos: Position, now: float
+    ) -> tuple[GameRow, dict[int, tuple[float, float]]]:
+        """Record the result and, for a rated game both players took part in, the new ratings.
+
+        Returns the finished game's row and user id → (rating before, after).
+        """
         outcome = pos.outcome
         assert outcome is not None
         winner_seat = pos.seat_of_colour(outcome.winner) if outcome.winner else None
         await self.store.finish_game(row.id, status="finished", winner_seat=winner_seat, reason=outcome.reason.value, now=now)
+        row = replace(row, status="finished", winner_seat=winner_seat, reason=outcome.reason.value, finished_at=now,
+                      updated_at=now)
         for kind in GAME_TIMERS:
             await self.store.delete_timers(kind, row.id)
         if not row.rated or winner_seat is None or outcome.reason is Reason.ABANDONED:
-            return {}
+            return row, {}
         movers = {u for _, u in await self.store.action_users(row.id)}
         if not set(row.seats) <= movers:
-            return {}  # a game one side never played in does not count (e.g. resigned at once)
+            return row, {}  # a game one side never played in does not count (e.g. resigned at once)
         winner_id, loser_id = row.seats[winner_seat], row.seats[1 - winner_seat]
         before = {}
         for uid in (winner_id, loser_id):
@@ -155,4 +161,4 @@ class MovesService(ServiceCore):
         changes = {winner_id: (w.rating, new_w.rating), loser_id: (lo.rating, new_l.rating)}
         for uid, (b, a) in changes.items():
             await self.store.add_rating_change(row.id, uid, b, a)
-        return changes
+        return row, changes

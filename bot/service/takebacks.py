@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from ..store import GameRow, TakebackRow
 from .clocks import CLOCKS, arm_timers
@@ -18,8 +19,8 @@ class TakebacksService(ServiceCore):
 
     async def request_takeback(self, channel_id: int, user_id: int) -> tuple[TakebackRow, ActiveGame]:
         """Ask to undo your last turn before the opponent has moved."""
-        row = await self._require_game(channel_id)
-        async with self._game_locks.lock(row.id):
+        async with self._game_locks.lock(channel_id):
+            row = await self._require_game(channel_id)
             pos = await self._position(row)
             if pos.secret_phase is not None:
                 raise UserError(f"{pos.title} has no takebacks: choices are made in secret and revealed together.")
@@ -79,9 +80,10 @@ class TakebacksService(ServiceCore):
             raise UserError("That takeback request does not exist.")
         row = await self.store.get_game(tb.game_id)
         assert row is not None
-        async with self._game_locks.lock(row.id):
+        async with self._game_locks.lock(row.channel_id):
+            # Read again inside the lock: a move or another answer may just have got in.
             tb = await self.store.get_takeback(takeback_id)
-            row = await self.store.get_game(tb.game_id)
+            row = await self.store.get_game(row.id)
             assert tb is not None and row is not None
             if tb.status != "open":
                 raise ClosedRequest(f"That takeback request was already {tb.status}.")
@@ -95,8 +97,7 @@ class TakebacksService(ServiceCore):
             if not accept:
                 async with self.store.transaction():
                     await self.store.close_takeback(tb.id, "declined")
-                tb = await self.store.get_takeback(tb.id)
-                return tb, ActiveGame(row, (await self._position(row)).copy())  # type: ignore[arg-type]
+                return replace(tb, status="declined"), ActiveGame(row, (await self._position(row)).copy())
             turn = []
             for seq, action, uid, _ in reversed(live):
                 if uid != tb.requester_id:

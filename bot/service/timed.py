@@ -28,8 +28,11 @@ class TimedService(MovesService):
     async def abandon_if_idle(self, game_id: int) -> PlayResult | None:
         """Close a game (unrated) 30 days after its last move, or with a clock 30 days after
         a deadline nobody claimed; None if it is alive."""
-        async with self._game_locks.lock(game_id):
-            # Read inside the lock: a move that just got in keeps the game alive.
+        row = await self.store.get_game(game_id)
+        if row is None:
+            return None
+        async with self._game_locks.lock(row.channel_id):
+            # Read again inside the lock: a move that just got in keeps the game alive.
             row = await self.store.get_game(game_id)
             if row is None or row.status != "active":
                 return None
@@ -45,7 +48,7 @@ class TimedService(MovesService):
             trial = pos.copy()
             trial.finish(Outcome(None, Reason.ABANDONED))
             colour = pos.to_move[0] if pos.to_move else pos.colours[0]
-            result = PlayResult(ActiveGame(row, trial.copy()), pos.copy(), 0, colour, [])
+            result = PlayResult(ActiveGame(row, trial), pos, 0, colour, [])
             await self._commit(row, pos, trial, [], 0, result)
             return result
 
@@ -62,6 +65,6 @@ class TimedService(MovesService):
                 raise UserError(f"Your opponent still has {format_duration(left)} to move.")
             trial = pos.copy()
             trial.finish(Outcome(colour, Reason.TIMEOUT))
-            result = PlayResult(ActiveGame(row, trial.copy()), pos.copy(), user_id, colour, [])
+            result = PlayResult(ActiveGame(row, trial), pos, user_id, colour, [])
             await self._commit(row, pos, trial, [], user_id, result)
             return result

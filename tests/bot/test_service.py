@@ -314,3 +314,25 @@ async def test_a_timeout_claim_is_a_rated_win_once_both_have_moved(service, stor
     assert result.outcome.reason.value == "timeout"
     bob = await store.get_rating(GUILD, "hex", BOB)
     assert bob.wins == 1 and bob.rating > 1500
+
+
+# -- what a move hands back ---------------------------------------------------------------
+@pytest.mark.parametrize("clock_name", ["none", "1d"])
+async def test_the_row_a_move_returns_is_the_row_stored(service, store, clock, clock_name):
+    await start(service, clock=clock_name)
+    for user, action in ((ALICE, "c3"), (BOB, "b2"), (ALICE, "c2")):
+        clock.t += 60
+        result = await service.play(CHANNEL, user, action)
+        assert result.game.row == await store.get_game(result.game.row.id)
+    clock.t += 60
+    result = await service.resign(CHANNEL, BOB)
+    assert result.game.row == await store.get_game(result.game.row.id)
+    assert result.game.row.status == "finished"
+
+
+async def test_a_move_leaves_the_position_it_was_played_on_unchanged(service):
+    await start(service)
+    first = await service.play(CHANNEL, ALICE, "c3")
+    before = first.game.position.copy()
+    await service.play(CHANNEL, BOB, "b2")
+    assert first.game.position == before
