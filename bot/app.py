@@ -25,6 +25,16 @@ log = logging.getLogger(__name__)
 COGS = ("bot.cogs.challenges", "bot.cogs.play", "bot.cogs.info", "bot.cogs.lifecycle", "bot.cogs.opponent")
 
 
+class HexTree(app_commands.CommandTree):
+    """The command tree, with the bot's one handler for what goes wrong in a command."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        """Hand the error to :meth:`HexBot.on_app_command_error`."""
+        client = self.client
+        assert isinstance(client, HexBot)
+        await client.on_app_command_error(interaction, error)
+
+
 class HexBot(commands.Bot):
     """The hex-games bot. ``clock`` and extra client options are injectable for tests."""
 
@@ -35,6 +45,7 @@ class HexBot(commands.Bot):
             intents=discord.Intents.default(),
             help_command=None,
             allowed_mentions=MENTION_USERS,
+            tree_cls=HexTree,
             **client_options,
         )
         self.settings = settings
@@ -45,7 +56,6 @@ class HexBot(commands.Bot):
         self.timers: Timers
         #: each persistent button class → the handler of the cog that registered it (``views.register_buttons``)
         self.button_handlers: dict[type, ButtonHandler] = {}
-        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs (each registers its buttons), start timers, sync commands if they changed."""
@@ -85,6 +95,18 @@ class HexBot(commands.Bot):
             return
         log.error("command %s failed", interaction.command and interaction.command.name, exc_info=error)
         await reply_privately(interaction, SORRY)
+
+    @property
+    def user_id(self) -> int:
+        """This bot's own user id (known from login on, before any event is handled)."""
+        assert self.user is not None
+        return self.user.id
+
+    async def messageable(self, channel_id: int) -> discord.abc.Messageable:
+        """A channel or thread to post in, from the cache or fetched."""
+        channel = self.get_channel(channel_id) or await self.fetch_channel(channel_id)
+        assert isinstance(channel, discord.abc.Messageable)
+        return channel
 
     async def close(self) -> None:
         """Stop timers and close the database, then disconnect."""

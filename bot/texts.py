@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import discord
 
-from engine import Position
+from engine import BlindHex, InpHexion, Position
 
 from .service import GAME_TITLES, ActiveGame, NotYourTurn, PlayResult, UserError, format_duration
 
@@ -78,25 +78,25 @@ def _next_step(game: ActiveGame, names: dict[int, str]) -> tuple[str, str]:
     users = game.users_to_move()
     mention = " and ".join(f"<@{u}>" for u in users)
     colours = " and ".join(pos.to_move)
-    if pos.phase == "relocate":
-        cells = [pos.grid.name(i) for i in pos.pending_relocations()]  # type: ignore[attr-defined]
+    if isinstance(pos, InpHexion) and pos.phase == "relocate":
+        cells = [pos.grid.name(i) for i in pos.pending_relocations()]
         example = " ".join(f"{c}>{t}" for c, t in zip(cells, _free_examples(pos, cells)))
         which = "this disc" if len(cells) == 1 else "these discs"
         return (f"{mention}, relocate {', '.join(cells)}",
                 f"Relocate {which}: {', '.join(cells)} — any empty cell except {', '.join(cells)}, e.g. `/move {example}`")
-    if pos.game == "blindhex":
+    if isinstance(pos, BlindHex):
         if pos.phase == "aside":
             return f"{mention}, you lost the cut", f"{colours} sets two cards aside: `/move aside 4+5` (any two of your cards)"
         if pos.phase == "choose":
             return f"{mention}, choose your cards", "Both choose two cards in secret: `/move 1+4` (only you see your choice)"
         if pos.phase == "write":
-            writer, number = pos.pending_writes()[0]  # type: ignore[attr-defined]
+            writer, number = pos.pending_writes()[0]
             return f"{mention}, write your letter", f"{writer} writes for **{number}**: `/move` a cell marked {number} or next to a {number}"
     return f"{mention}, your turn", f"{colours} to move"
 
 
-def _free_examples(pos: Position, cells: list[str]) -> list[str]:
-    targets = [pos.grid.name(i) for i in pos.relocation_targets()]  # type: ignore[attr-defined]
+def _free_examples(pos: InpHexion, cells: list[str]) -> list[str]:
+    targets = [pos.grid.name(i) for i in pos.relocation_targets()]
     return (targets * len(cells))[: len(cells)] if targets else cells
 
 
@@ -123,7 +123,7 @@ def turn_caption(result: PlayResult, names: dict[int, str]) -> str:
             return "No move for 30 days: the game is closed as abandoned (unrated)."
         return f"{who} resigned."
     if result.revealed:
-        cards = game.position.revealed()  # type: ignore[attr-defined]
+        cards = game.position.revealed() if isinstance(game.position, BlindHex) else None
         shown = ", ".join(f"{c} {'+'.join(map(str, cards[c]))}" for c in sorted(cards)) if cards else "?"
         return f"Cards revealed: {shown}."
     done = [describe_action(result.before, a) for a in result.actions]

@@ -92,7 +92,7 @@ class ChallengeButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> "ChallengeButton":
         """Rebuild the button from a click on any (even pre-restart) challenge message."""
         return cls(int(match["id"]), match["act"])
@@ -125,7 +125,7 @@ class TakebackButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> "TakebackButton":
         """Rebuild the button from a click (also after a restart)."""
         return cls(int(match["id"]), match["act"])
@@ -145,7 +145,7 @@ class ClaimButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hexcord:
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> "ClaimButton":
         """Rebuild the button from a click (also after a restart)."""
         return cls(int(match["game"]))

@@ -6,13 +6,16 @@ Start a game with :func:`new_game`, act with ``position.play(text)``, read
 
 from .errors import ActionError, GameOverError, IllegalActionError, NotationError, OptionsError, WrongTurnError
 from .action import Action
+from .blindhex import BlindHex
 from .games import GAME_NAMES, GAMES, make_options, new_game, position_class
+from .hex import Hex
+from .inphexion import InpHexion
 from .outcome import Outcome, Reason
 from .position import GameOptions, LastTurn, Position
 from .record import Record
 
 __all__ = [
     "ActionError", "GameOverError", "IllegalActionError", "NotationError", "OptionsError", "WrongTurnError",
-    "Action", "GAME_NAMES", "GAMES", "make_options", "new_game", "position_class",
+    "Action", "BlindHex", "Hex", "InpHexion", "GAME_NAMES", "GAMES", "make_options", "new_game", "position_class",
     "Outcome", "Reason", "GameOptions", "LastTurn", "Position", "Record",
 ]

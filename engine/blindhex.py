@@ -222,8 +222,8 @@ class BlindHex(Position):
         if not self.actions:
             return None
         if self._revealed is None:
-            cards = self._aside[self._loser]
-            return LastTurn(self._loser, text=f"set {cards[0]}+{cards[1]} aside")
+            aside = self._aside[self._loser]
+            return LastTurn(self._loser, text=f"set {aside[0]}+{aside[1]} aside")
         rev = self._revealed
         player = self._last_player or self._loser
         # The text follows the player's name in captions: "o wrote g5 c5 (cards x 1+4, o 2+3)".
@@ -437,9 +437,11 @@ class BlindHex(Position):
                 t._do_write(t._random_cell(rng, t._writes[0][1]))
             elif phase == "choose":
                 for c in t.to_move:
-                    t._do_choose(c, tuple(sorted(sample(t._hand[c], 2))))  # type: ignore[arg-type]
+                    x, y = sorted(sample(t._hand[c], 2))
+                    t._do_choose(c, (x, y))
             else:
-                t._do_aside(tuple(sorted(sample(t._hand[t._loser], 2))))  # type: ignore[arg-type]
+                x, y = sorted(sample(t._hand[t._loser], 2))
+                t._do_aside((x, y))
         if log is not None:
             log.extend(t.actions[start:])
         return t.outcome

@@ -173,8 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     pos, failure = replay(options, actions)
     if failure is not None:
-        index, exc = failure
-        print(json.dumps({"error": str(exc), "move": index}))
+        index, error = failure
+        print(json.dumps({"error": str(error), "move": index}))
         return 2
     out = pos.to_json()
     if args.ai is not None and pos.outcome is None:

@@ -479,6 +479,7 @@ class InpHexion(Position):
         side = self._side
         xbit, tbit = 1 << x, 1 << t
         turn = self._turn
+        assert turn is not None  # a relocation always follows the move that started the turn
         self._turn = turn[:3] + (turn[3] + ((x, t),),) + turn[4:]
         self._pending = tuple(p for p in self._pending if p != x)
         if self._neutral & xbit:
@@ -544,6 +545,7 @@ class InpHexion(Position):
                 raise IllegalActionError("White's first turn places one disc: write one cell, such as d4")
             return self._check_place(tok[1]), 1
         if two_cells:
+            assert nxt is not None
             return self._check_move(tok[1], nxt[1]), 2
         if self._free_reply_allowed():
             return self._check_place(tok[1]), 1
@@ -604,6 +606,7 @@ class InpHexion(Position):
         first = g.name(pending[0])
         two_cells = tok[0] == "cell" and nxt is not None and nxt[0] == "cell"
         if two_cells and self._empty() >> tok[1] & 1:
+            assert nxt is not None
             raise IllegalActionError(self._bare_destinations_message(tok[1], nxt[1]))
         if tok[0] == SWAP or two_cells:
             raise IllegalActionError(

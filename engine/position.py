@@ -103,6 +103,10 @@ class Position(ABC):
         if "game" in cls.__dict__:
             _CLASSES[cls.game] = cls
 
+    @abstractmethod
+    def __init__(self, options: GameOptions) -> None:
+        """The start position of a game with these checked options (``make_options``)."""
+
     # -- options -------------------------------------------------------------
     @classmethod
     def make_options(
@@ -305,7 +309,8 @@ class Position(ABC):
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object printed by ``python -m engine`` (a stable contract)."""
-        over = self.outcome is not None
+        o = self.outcome
+        over = o is not None
         return {
             "game": self.game,
             "size": self.size,
@@ -316,8 +321,8 @@ class Position(ABC):
             "hands": self.hands(),
             "aside": self.aside(),
             "legal": [] if over else self.legal_actions(),
-            "winner": self.outcome.winner if over else None,
-            "reason": self.outcome.reason.value if over else None,
+            "winner": None if o is None else o.winner,
+            "reason": None if o is None else o.reason.value,
         }
 
     def __eq__(self, other: object) -> bool:

@@ -60,8 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     pos, failure = replay(options, actions)
     if failure is not None:
-        index, exc = failure
-        print(f"error: action {index + 1} ({actions[index]!r}): {exc}", file=sys.stderr)
+        index, error = failure
+        print(f"error: action {index + 1} ({actions[index]!r}): {error}", file=sys.stderr)
         return 2
     try:
         output = args.output or (None if args.gif else "board.png")

@@ -67,4 +67,4 @@ def _height(size: int, ch: str, weight: int) -> int:
     from .fonts import font  # here, not at the top: fonts need no display sizes, geometry needs both
 
     left, top, right, bottom = font(size, weight).getbbox(ch)
-    return bottom - top
+    return int(bottom - top)

@@ -73,7 +73,7 @@ def font(size: int, weight: int = REGULAR, face: int = 0) -> ImageFont.FreeTypeF
         f = ImageFont.truetype(str(path), key[0], index=index, layout_engine=ImageFont.Layout.BASIC)
         axes = f.get_variation_axes()
         if axes:  # every face is variable in weight; the CJK one defaults to Thin
-            f.set_variation_by_axes([min(max(weight, int(a["minimum"])), int(a["maximum"])) for a in axes])
+            f.set_variation_by_axes([min(max(weight, a["minimum"] or 0), a["maximum"] or weight) for a in axes])
         cache[key] = f
     return f
 

@@ -168,4 +168,5 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
     >>> mix((0, 0, 0), (255, 255, 255), 0.5)
     (128, 128, 128)
     """
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]
+    r, g, b_ = (round(x + (y - x) * t) for x, y in zip(a, b))
+    return (r, g, b_)

@@ -120,7 +120,7 @@ class Challenges(commands.Cog):
             await interaction.response.defer(thinking=True)
             return await self._open_thread(interaction, title)
 
-        game, cut = await self.service.start_ai_game(req, self.bot.user.id, open_thread, names)  # type: ignore[union-attr,misc]
+        game, cut = await self.service.start_ai_game(req, self.bot.user_id, open_thread, names)
         if not interaction.response.is_done():
             await interaction.response.defer(thinking=True)
         names = await self.service.names(game.row.guild_id, game.row.seats)
@@ -232,8 +232,8 @@ class Challenges(commands.Cog):
     async def _post_first_board(self, game: ActiveGame, message: GameMessage) -> None:
         """Post a new game's first board in its channel; the game exists either way (``/board`` recovers)."""
         try:
-            channel = self.bot.get_channel(game.row.channel_id) or await self.bot.fetch_channel(game.row.channel_id)
-            await channel.send(**message.kwargs())  # type: ignore[union-attr]
+            channel = await self.bot.messageable(game.row.channel_id)
+            await channel.send(**message.kwargs())
         except discord.HTTPException:
             log.exception("game %d: started, but its first board could not be posted (/board shows it)", game.row.id)
 

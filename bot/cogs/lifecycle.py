@@ -152,8 +152,9 @@ class Lifecycle(commands.Cog):
         )
 
     # -- timers ---------------------------------------------------------------------------
-    async def _channel(self, channel_id: int):
-        channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+    async def _channel(self, channel_id: int) -> discord.abc.Messageable:
+        """The game's channel, its thread unarchived if it was archived (a reminder must be seen)."""
+        channel = await self.bot.messageable(channel_id)
         if isinstance(channel, discord.Thread) and channel.archived and not channel.locked:
             await channel.edit(archived=False)
         return channel

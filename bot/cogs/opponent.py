@@ -103,7 +103,7 @@ class Opponent(commands.Cog):
                     line = random.Random(g.row.seed).choice(g.position.legal_actions(colour))
                 secret = colour if g.position.choosing_in_secret() else None
                 try:
-                    result = await self.service.play(g.row.channel_id, self.bot.user.id, line,  # type: ignore[union-attr]
+                    result = await self.service.play(g.row.channel_id, self.bot.user_id, line,
                                                      seen=len(actions))
                 except UserError as exc:
                     # The game moved on while we thought (a takeback, a resignation, an abort): look again,
@@ -129,14 +129,14 @@ class Opponent(commands.Cog):
 
     async def _announce(self, g: ActiveGame, colour: str, result: PlayResult) -> None:
         """Post the AI's action like a person's: the board, or only "has chosen" for a secret choice."""
-        channel = self.bot.get_channel(g.row.channel_id) or await self.bot.fetch_channel(g.row.channel_id)
+        channel = await self.bot.messageable(g.row.channel_id)
         if result.secret:
             names = await self.service.names(g.row.guild_id, g.row.seats)
-            await channel.send(f"{texts.player(result.game, colour, names)} has chosen.",  # type: ignore[union-attr]
+            await channel.send(f"{texts.player(result.game, colour, names)} has chosen.",
                                allowed_mentions=MENTION_USERS)
         else:
             message = await result_message(self.service, result, self.bot.clock.now())
-            await channel.send(**message.kwargs())  # type: ignore[union-attr]
+            await channel.send(**message.kwargs())
 
 
 async def setup(bot: "HexBot") -> None:

@@ -37,7 +37,7 @@ class TimedService(MovesService):
             if row is None or row.status != "active":
                 return None
             clocked = CLOCKS.get(row.clock) is not None and row.deadline is not None
-            idle_until = (row.deadline if clocked else row.updated_at) + ABANDON_AFTER  # type: ignore[operator]
+            idle_until = (row.deadline if clocked and row.deadline is not None else row.updated_at) + ABANDON_AFTER
             if self.clock() < idle_until:
                 async with self.store.transaction():
                     await self.store.delete_timers("abandon", row.id)

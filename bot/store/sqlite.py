@@ -49,6 +49,12 @@ def _game(row: sqlite3.Row) -> GameRow:
     return GameRow(**d)
 
 
+def _new_id(cur: aiosqlite.Cursor) -> int:
+    """The id SQLite gave the row an INSERT just added."""
+    assert cur.lastrowid is not None
+    return cur.lastrowid
+
+
 def migrations() -> list[tuple[int, str, str]]:
     """The packaged migrations as (version, name, sql), in order."""
     out = []
@@ -96,7 +102,9 @@ class SQLiteStore(Store):
     async def migrate(self) -> int:
         """Apply every migration newer than the database; return the schema version."""
         async with self._lock:
-            version = (await (await self._db.execute("PRAGMA user_version")).fetchone())[0]
+            row = await (await self._db.execute("PRAGMA user_version")).fetchone()
+            assert row is not None
+            version = row[0]
             for number, name, sql in migrations():
                 if number <= version:
                     continue
@@ -148,6 +156,12 @@ class SQLiteStore(Store):
         rows = await self._all(sql, params)
         return rows[0] if rows else None
 
+    async def _scalar(self, sql: str, params: Iterable[Any] = ()) -> Any:
+        """The one value of a query that always returns one row (an aggregate, a PRAGMA)."""
+        row = await self._one(sql, params)
+        assert row is not None
+        return row[0]
+
     # -- meta ----------------------------------------------------------------------
     async def get_meta(self, key: str) -> str | None:
         row = await self._one("SELECT value FROM meta WHERE key = ?", (key,))
@@ -172,7 +186,7 @@ class SQLiteStore(Store):
             (guild_id, channel_id, challenger_id, opponent_id, game, size, " ".join(variants), seat,
              int(rated), int(thread), created_at, expires_at, clock),
         )
-        row = await self.get_challenge(cur.lastrowid)
+        row = await self.get_challenge(_new_id(cur))
         assert row is not None
         return row
 
@@ -213,7 +227,7 @@ class SQLiteStore(Store):
             (guild_id, channel_id, parent_id, game, size, " ".join(variants), first, seed, seat0_id, seat1_id,
              int(rated), challenge_id, now, now, clock, deadline, ai_level),
         )
-        row = await self.get_game(cur.lastrowid)
+        row = await self.get_game(_new_id(cur))
         assert row is not None
         return row
 
@@ -265,8 +279,7 @@ class SQLiteStore(Store):
         return [(r[0], r[1], r[2], bool(r[3])) for r in rows]
 
     async def next_seq(self, game_id: int) -> int:
-        row = await self._one("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?", (game_id,))
-        return row[0]
+        return await self._scalar("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?", (game_id,))
 
     async def mark_taken_back(self, game_id: int, seqs: list[int]) -> None:
         for seq in seqs:
@@ -298,7 +311,7 @@ class SQLiteStore(Store):
             "INSERT INTO takebacks (game_id, requester_id, last_seq, created_at) VALUES (?,?,?,?)",
             (game_id, requester_id, last_seq, now),
         )
-        row = await self.get_takeback(cur.lastrowid)
+        row = await self.get_takeback(_new_id(cur))
         assert row is not None
         return row
 
@@ -402,7 +415,7 @@ class SQLiteStore(Store):
         cur = await self._run(
             "INSERT INTO timers (due_at, kind, ref_id, payload) VALUES (?,?,?,?)", (due_at, kind, ref_id, payload)
         )
-        return cur.lastrowid
+        return _new_id(cur)
 
     async def next_timer(self) -> TimerRow | None:
         row = await self._one("SELECT * FROM timers ORDER BY due_at, id LIMIT 1")

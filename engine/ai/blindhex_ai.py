@@ -32,7 +32,7 @@ from itertools import combinations
 from ..blindhex import BlindHex, _writes
 from ..blindhex_board import MATCH_CELLS, MATCH_MASK, SIZE
 from ..geometry import bits, grid
-from .mcts import Expansion, Params, Search
+from .mcts import Expansion, Node, Params, Search
 
 #: seats: x is 0, o is 1 (Blind Hex has no swap)
 SEATS = ("x", "o")
@@ -194,10 +194,10 @@ class BlindState:
                         aside[seat] = 0
                     else:
                         aside[seat] = played[seat]
-            px = _PAIRS[hand[0]]
-            po = _PAIRS[hand[1]]
-            px = px[int(rand() * len(px))]
-            po = po[int(rand() * len(po))]
+            x_pairs = _PAIRS[hand[0]]
+            o_pairs = _PAIRS[hand[1]]
+            px = x_pairs[int(rand() * len(x_pairs))]
+            po = o_pairs[int(rand() * len(o_pairs))]
             hand[0] ^= px
             hand[1] ^= po
             played = [px, po]
@@ -225,9 +225,9 @@ _WRITES: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
 for _px in range(1 << 6):
     for _po in range(1 << 6):
         if _px.bit_count() == 2 and _po.bit_count() == 2 and not (_px | _po) & 1:
-            _xs = tuple(k for k in range(1, 6) if _px >> k & 1)
-            _os = tuple(k for k in range(1, 6) if _po >> k & 1)
-            _WRITES[_px, _po] = tuple((0 if c == "x" else 1, k) for c, k in _writes(_xs, _os))  # type: ignore[arg-type]
+            _x1, _x2 = (k for k in range(1, 6) if _px >> k & 1)
+            _o1, _o2 = (k for k in range(1, 6) if _po >> k & 1)
+            _WRITES[_px, _po] = tuple((0 if c == "x" else 1, k) for c, k in _writes((_x1, _x2), (_o1, _o2)))
 
 
 # -- card decisions -------------------------------------------------------------------------
@@ -369,7 +369,7 @@ def _choose_letters(pos: BlindHex, temperature: float, rng: random.Random, itera
     writer = state.player
     search = Search(state, rng, PARAMS)
     search.run(iterations, deadline)
-    node = search.root
+    node: Node | None = search.root
     cells: list[str] = []
     first = True
     while True:

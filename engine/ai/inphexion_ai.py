@@ -20,7 +20,7 @@ import time
 
 from ..geometry import HexGrid
 from ..inphexion import RELOCATE, SWAP_STEP, InpHexion, fast_playout
-from .mcts import Expansion, Params, Search
+from .mcts import Expansion, Node, Params, Search
 
 _CELL_BITS = 7
 _CELL_MASK = (1 << _CELL_BITS) - 1
@@ -49,7 +49,8 @@ class InpState:
     def _settle(self) -> None:
         pos = self.pos
         o = pos.outcome
-        self.winner = None if o is None else pos.seat_of_colour(o.winner)
+        # inpHeXion always has a winner once over (no draws; abandonment is the bot's, not the engine's).
+        self.winner = None if o is None or o.winner is None else pos.seat_of_colour(o.winner)
         self.player = pos._side ^ int(pos.swapped)
 
     def copy(self) -> "InpState":
@@ -108,10 +109,11 @@ class InpState:
         if pos.outcome is not None:
             self._settle()
             st = pos._stones
-            return self.winner, *_masks(st[0], st[1], int(pos.swapped))  # type: ignore[return-value]
+            assert self.winner is not None
+            return (self.winner, *_masks(st[0], st[1], int(pos.swapped)))
         winner_side, _, white, black = fast_playout(pos.grid, pos._side, pos._stones, pos._hand, pos._neutral, rand)
         swapped = int(pos.swapped)
-        return winner_side ^ swapped, *_masks(white, black, swapped)  # type: ignore[return-value]
+        return (winner_side ^ swapped, *_masks(white, black, swapped))
 
 
 def _masks(white: int, black: int, swapped: int) -> tuple[int, int]:
@@ -139,7 +141,7 @@ def choose(pos: InpHexion, temperature: float, rng: random.Random, iterations: i
         main_deadline = now + (deadline - now) * 0.85
     search = Search(state, rng, PARAMS)
     search.run(main_iters, main_deadline)
-    node = search.root
+    node: Node | None = search.root
     steps: list[str] = []
     while True:
         if node is not None and node.moves and node.proven is None and temperature > 0 and not steps:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine import Position
+from engine import BlindHex, Position
 
 from ..board import BoardStyle
 from ..scene import Cards, Piece, Scene
@@ -25,6 +25,7 @@ COLOURS = {"x": X_INK, "o": O_INK}
 
 def scene(pos: Position, names: Mapping[str, str] | None) -> Scene:
     """The scene of a Blind Hex position."""
+    assert isinstance(pos, BlindHex)
     g = pos.grid
     numbers = tuple(pos.cell_number(i) for i in range(g.cells))
     matches = tuple(() if numbers[i] else pos.cell_matches(i) for i in range(g.cells))
@@ -41,7 +42,7 @@ def scene(pos: Position, names: Mapping[str, str] | None) -> Scene:
         _, k = writes[0]
         tints += [(i, "hint") for i in pos.matching_cells(k)]
     panels = tuple(_panel(pos, c, names, writes) for c in pos.colours)
-    sc = Scene(size=g.n, style=style, panels=panels, pieces=pieces, tints=tints)  # type: ignore[arg-type]
+    sc = Scene(size=g.n, style=style, panels=panels, pieces=pieces, tints=tints)
     last = pos.last_turn()
     if last is not None:
         sc.marks += [(cell, "ring") for cell in last.placed]
@@ -53,12 +54,12 @@ def scene(pos: Position, names: Mapping[str, str] | None) -> Scene:
     return sc
 
 
-def _round_on_table(pos: Position) -> bool:
+def _round_on_table(pos: BlindHex) -> bool:
     """Whether a revealed round is on the table: being written, or the game ended while it was."""
     return pos.phase == "write" or (pos.phase == "over" and any(pos.played().values()))
 
 
-def _panel(pos: Position, colour: str, names: Mapping[str, str] | None, writes: list[tuple[str, int]]):
+def _panel(pos: BlindHex, colour: str, names: Mapping[str, str] | None, writes: list[tuple[str, int]]):
     """A player's box: hand size in words, cards aside and on the table as cards, and what they do now."""
     hand = len(pos.hands()[colour])
     aside = tuple(pos.aside()[colour])

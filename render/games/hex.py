@@ -19,11 +19,11 @@ def scene(pos: Position, names: Mapping[str, str] | None) -> Scene:
     g = pos.grid
     style = BoardStyle(vertical=COLOURS[pos.vertical], horizontal=COLOURS[pos.other(pos.vertical)])
     pieces = [Piece(i, "disc", c, COLOURS[c]) for i in range(g.cells) if (c := pos.piece_at(i)) is not None]
-    panels = tuple(
+    first, second = (
         panel(pos, c, names, Piece(-1, "disc", c, COLOURS[c]), COLOURS[c], badge="to move")
         for c in pos.colours
     )
-    sc = Scene(size=g.n, style=style, panels=panels, pieces=pieces)  # type: ignore[arg-type]
+    sc = Scene(size=g.n, style=style, panels=(first, second), pieces=pieces)
     last = pos.last_turn()
     if last is not None:
         sc.marks += [(cell, "dot") for cell in last.placed]

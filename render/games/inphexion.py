@@ -35,7 +35,7 @@ def scene(pos: Position, names: Mapping[str, str] | None) -> Scene:
     last = pos.last_turn()
     pending = tuple(last.pending) if last is not None and pos.outcome is None else ()
     panels = tuple(_panel(pos, c, names, len(pending)) for c in pos.colours)
-    sc = Scene(size=g.n, style=style, panels=panels, pieces=pieces)  # type: ignore[arg-type]
+    sc = Scene(size=g.n, style=style, panels=panels, pieces=pieces)
     if last is not None:
         sc.marks += [(cell, "ring") for cell in last.placed]
         sc.tints += [(cell, "last") for cell in last.placed]
