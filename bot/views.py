@@ -35,8 +35,11 @@ def register_buttons(bot: "HexBot", handlers: dict[type[discord.ui.DynamicItem[A
 
 
 def unregister_buttons(bot: "HexBot", *items: type[discord.ui.DynamicItem[Any]]) -> None:
-    """Undo :func:`register_buttons` (when the cog unloads)."""
-    bot.remove_dynamic_items(*items)
+    """Stop sending these buttons' clicks to a cog (when it unloads).
+
+    The button classes stay known to discord.py, so a click is still answered: with
+    an apology (see :func:`dispatch`) rather than "the application did not respond".
+    """
     for item in items:
         bot.button_handlers.pop(item, None)
 

@@ -296,11 +296,4 @@ class Search:
         return sorted(out, key=lambda t: -t[1])
 
 
-def iterations_or_deadline(budget: float | None, iterations: int | None) -> tuple[int | None, float | None]:
-    """The (iterations, perf_counter deadline) pair for :meth:`Search.run`."""
-    if iterations is not None:
-        return iterations, None
-    return None, time.perf_counter() + (budget if budget is not None else 1.0)
-
-
-__all__: Sequence[str] = ("Expansion", "Node", "Params", "Search", "SearchState", "iterations_or_deadline")
+__all__: Sequence[str] = ("Expansion", "Node", "Params", "Search", "SearchState")

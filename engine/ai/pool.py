@@ -3,7 +3,6 @@
 Example (in a coroutine)::
 
     pool = AIPool(workers=2)
-    await pool.warm_up()
     line = await pool.choose(options, actions, "hard", seed=42)
     position.play(line)
 
@@ -15,8 +14,8 @@ Design:
   runs threads (the render pool, aiosqlite's connection thread, asyncio's default
   executor), and forking a threaded process can copy a lock that another thread
   holds into the child, which then deadlocks. ``spawn`` starts a clean
-  interpreter (about 0.2 s once per worker; :meth:`AIPool.warm_up` pays it
-  up front). Processes start on demand, up to ``workers``.
+  interpreter (about 0.2 s once per worker, paid by its first request).
+  Processes start on demand, up to ``workers``.
 - Every request carries a wall-clock deadline set when it is submitted (now +
   the level's budget). The search stops at the deadline even when the request had
   to wait for a worker, so an answer comes within the budget plus the replay and
@@ -48,14 +47,6 @@ def _work(
 
     position = Record(options, list(actions)).replay()
     return choose(position, level_name, seed=seed, player=player, iterations=iterations, deadline=deadline)
-
-
-def _ping() -> bool:
-    """Worker side: import the search so the first real request does not pay for it."""
-    from . import hex_ai, inphexion_ai, blindhex_ai  # noqa: F401
-
-    time.sleep(0.05)  # keep this worker busy so the next ping starts another one
-    return True
 
 
 class AIPool:
@@ -94,11 +85,6 @@ class AIPool:
         return await loop.run_in_executor(
             self._executor, _work, options, list(actions), level_name, seed, player, iterations, deadline
         )
-
-    async def warm_up(self) -> None:
-        """Start every worker and import the search in it."""
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self._executor, _ping) for _ in range(self.workers)))
 
     def close(self, wait: bool = True) -> None:
         """Stop the workers (pending requests are cancelled); ``wait=False`` returns at once."""

@@ -1,0 +1,66 @@
+"""The bot's words: names made safe, actions and results in words, refusals, clocks."""
+
+from __future__ import annotations
+
+import engine
+from bot import texts
+from bot.service import ActiveGame, NotYourTurn, UserError
+from bot.store import GameRow
+
+ALICE, BOB = 100, 200
+
+
+def game(position: engine.Position, **row) -> ActiveGame:
+    """A game between Alice (seat 0) and Bob around ``position``."""
+    o = position.options
+    fields = dict(id=1, guild_id=1, channel_id=10, parent_id=None, game=o.game, size=o.size, variants=o.variants,
+                  first=o.first, seed=1, seat0_id=ALICE, seat1_id=BOB, rated=True, status="active", winner_seat=None,
+                  reason=None, challenge_id=None, created_at=0.0, updated_at=0.0, finished_at=None)
+    fields.update(row)
+    return ActiveGame(GameRow(**fields), position)
+
+
+def test_a_display_name_cannot_carry_markdown_or_a_mass_mention():
+    cleaned = texts.clean("**bold** @everyone")
+    assert "\\*\\*bold\\*\\*" in cleaned
+    assert "@everyone" not in cleaned
+
+
+def test_not_your_turn_names_the_players_the_game_waits_for():
+    answer = texts.refusal(NotYourTurn([BOB], ["white"]))
+    assert answer == f"It's not your turn — waiting for <@{BOB}> (white)."
+
+
+def test_other_refusals_are_their_message():
+    assert texts.refusal(UserError("That challenge does not exist.")) == "That challenge does not exist."
+
+
+def test_each_kind_of_action_is_described_in_words():
+    inp = engine.new_game("inphexion", 5)
+    hexg = engine.new_game("hex", 5, ["swap"])
+    blind = engine.new_game("blindhex", first="x")
+    assert texts.describe_action(inp, "c3") == "placed on c3"
+    assert texts.describe_action(inp, "c4 d4") == "moved c4→d4 and placed on c4"
+    assert texts.describe_action(inp, "b2>e5") == "relocated b2→e5"
+    assert texts.describe_action(hexg, "c3") == "played c3"
+    assert texts.describe_action(hexg, "swap") == "swapped colours (pie rule)"
+    assert texts.describe_action(blind, "aside 4+5") == "set 4 and 5 aside"
+    assert texts.describe_action(blind, "x:1+4") == "chose 1+4"
+    assert texts.describe_action(blind, "f6") == "wrote at f6"
+
+
+def test_the_result_line_names_the_winner_in_the_words_of_the_outcome():
+    pos = engine.new_game("hex", 5)
+    pos.play("c3")
+    pos.finish(engine.Outcome("black", engine.Reason.RESIGNATION))
+    line = texts.result_line(game(pos), {ALICE: "alice", BOB: "bob"})
+    assert line == "🏆 **alice** (black) wins: **bob** (white) resigned."
+
+
+def test_no_clock_line_for_a_game_without_a_deadline():
+    assert texts.clock_line(game(engine.new_game("hex", 5)), now=0.0) == ""
+
+
+def test_the_clock_line_says_how_long_is_left():
+    g = game(engine.new_game("hex", 5), clock="1d", deadline=7200.0)
+    assert texts.clock_line(g, now=0.0) == "⏱ 2h left to move (1d per move)"

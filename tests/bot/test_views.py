@@ -1,0 +1,51 @@
+"""Persistent buttons: custom ids that name what they act on, and clicks that reach the cog that registered them."""
+
+from __future__ import annotations
+
+from bot.present import SORRY
+from bot.views import ChallengeButton, ClaimButton, TakebackButton
+
+
+async def test_a_challenge_button_is_rebuilt_from_its_custom_id():
+    button = ChallengeButton(42, "withdraw")
+    match = ChallengeButton.__discord_ui_compiled_template__.fullmatch(button.custom_id)
+    assert match is not None
+    again = await ChallengeButton.from_custom_id(None, button.item, match)
+    assert (again.challenge_id, again.act) == (42, "withdraw")
+
+
+async def test_takeback_and_claim_buttons_are_rebuilt_from_their_custom_ids():
+    tb, claim = TakebackButton(7, "decline"), ClaimButton(9)
+    tb_again = await TakebackButton.from_custom_id(
+        None, tb.item, TakebackButton.__discord_ui_compiled_template__.fullmatch(tb.custom_id))
+    claim_again = await ClaimButton.from_custom_id(
+        None, claim.item, ClaimButton.__discord_ui_compiled_template__.fullmatch(claim.custom_id))
+    assert (tb_again.takeback_id, tb_again.act, claim_again.game_id) == (7, "decline", 9)
+
+
+async def test_each_cog_registers_its_own_buttons(harness):
+    async with harness.running() as bot:
+        registered = set(bot.button_handlers)
+        await bot.remove_cog("Lifecycle")
+        left = set(bot.button_handlers)
+    assert registered == {ChallengeButton, TakebackButton, ClaimButton}
+    assert left == {ChallengeButton}
+
+
+async def test_a_click_whose_cog_is_not_loaded_gets_a_private_apology(harness):
+    w = harness.world
+    async with harness.running() as bot:
+        r = await harness.challenge(w.alice, w.bob, "hex", size=5)
+        await bot.remove_cog("Challenges")
+        answer = await harness.fake.click(w.bob, r, r.custom_ids[0])
+    assert answer.ephemeral and answer.content == SORRY
+    assert r.message.components  # nothing happened to the challenge
+
+
+async def test_a_refused_click_is_answered_privately_and_changes_nothing(harness):
+    w = harness.world
+    async with harness.running():
+        r = await harness.challenge(w.alice, w.bob, "hex", size=5)
+        answer = await harness.fake.click(w.carol, r, r.custom_ids[1])
+    assert answer.ephemeral and "Only the challenged player can decline" in answer.content
+    assert r.message.components
