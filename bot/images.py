@@ -19,10 +19,13 @@ _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
 
 
 async def board_file(position: Position, names: dict[str, str], filename: str = "board.png") -> discord.File:
-    """The position as a PNG attachment (``names`` maps colour → display name)."""
-    snapshot = position.copy()  # the caller's position may change while we draw
+    """The position as a PNG attachment (``names`` maps colour → display name).
+
+    The position is drawn in another thread as it is: positions the service hands
+    out are snapshots nobody changes in place (moves make new ones).
+    """
     loop = asyncio.get_running_loop()
-    png = await loop.run_in_executor(_POOL, lambda: render.render_position(snapshot, names=names))
+    png = await loop.run_in_executor(_POOL, lambda: render.render_position(position, names=names))
     return discord.File(io.BytesIO(png), filename=filename)
 
 
