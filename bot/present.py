@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass
 
 import discord
 
 from . import images, texts
-from .service import ActiveGame, GameService, PlayResult, UserError
+from .service import ActiveGame, PlayResult, UserError
 
 log = logging.getLogger(__name__)
 
@@ -44,17 +45,21 @@ async def game_message(game: ActiveGame, names: dict[int, str], *lines: str, now
     return GameMessage(mention, embed, file)
 
 
-async def result_message(service: GameService, result: PlayResult, now: float) -> GameMessage:
+async def result_message(result: PlayResult, names: dict[int, str], now: float) -> GameMessage:
     """The board after an accepted action, resignation or claim, saying who did what and what is next."""
-    names = await service.names(result.game.row.guild_id, result.game.row.seats)
     return await game_message(result.game, names, texts.turn_caption(result, names), texts.rating_line(result, names),
                               now=now)
 
 
-async def reply_with_result(interaction: discord.Interaction, service: GameService, result: PlayResult, now: float) -> None:
-    """Answer an interaction publicly with the new board (deferred first: drawing takes a moment)."""
+async def reply_with_result(
+    interaction: discord.Interaction, result: PlayResult, names: Awaitable[dict[int, str]], now: float
+) -> None:
+    """Answer an interaction publicly with the new board (deferred first: drawing takes a moment).
+
+    ``names``: the players' display names, awaited only once the interaction is acknowledged.
+    """
     await interaction.response.defer(thinking=True)
-    await interaction.followup.send(**(await result_message(service, result, now)).kwargs())
+    await interaction.followup.send(**(await result_message(result, await names, now)).kwargs())
 
 
 SORRY = "Sorry — something went wrong on my side. Nothing you did caused it; `/board` shows the current game."

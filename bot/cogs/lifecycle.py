@@ -37,7 +37,8 @@ class Lifecycle(commands.Cog):
         return self.bot.service
 
     async def _post_result(self, interaction: discord.Interaction, result: PlayResult) -> None:
-        await reply_with_result(interaction, self.service, result, self.bot.clock.now())
+        await reply_with_result(interaction, result, self.service.names(result.game.row.guild_id, result.game.row.seats),
+                                self.bot.clock.now())
 
     # -- claim -------------------------------------------------------------------------
     @app_commands.command(name="claim", description="Claim the win when your opponent's time is up")
@@ -195,7 +196,8 @@ class Lifecycle(commands.Cog):
                 result = await self.service.claim(g.row.channel_id, self.bot.user.id)
             except UserError:
                 return  # a move got in just before the deadline
-            message = await result_message(self.service, result, self.bot.clock.now())
+            names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
+            message = await result_message(result, names, self.bot.clock.now())
             await channel.send(**message.kwargs())
             return
         await channel.send(

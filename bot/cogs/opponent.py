@@ -135,7 +135,8 @@ class Opponent(commands.Cog):
             await channel.send(f"{texts.player(result.game, colour, names)} has chosen.",
                                allowed_mentions=MENTION_USERS)
         else:
-            message = await result_message(self.service, result, self.bot.clock.now())
+            names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
+            message = await result_message(result, names, self.bot.clock.now())
             await channel.send(**message.kwargs())
 
 

@@ -86,7 +86,8 @@ class Play(commands.Cog):
         if result.secret:
             await self._secret_choice(interaction, result)
             return
-        await reply_with_result(interaction, self.service, result, self.bot.clock.now())
+        await reply_with_result(interaction, result, self.service.names(result.game.row.guild_id, result.game.row.seats),
+                                self.bot.clock.now())
 
     async def _refusal(self, channel_id: int, user_id: int, exc: ActionError) -> str:
         message = str(exc).rstrip(".")
@@ -144,7 +145,8 @@ class Play(commands.Cog):
     async def resign(self, interaction: discord.Interaction) -> None:
         """End the game in the opponent's favour."""
         result = await self.service.resign(interaction.channel_id or 0, interaction.user.id)
-        await reply_with_result(interaction, self.service, result, self.bot.clock.now())
+        await reply_with_result(interaction, result, self.service.names(result.game.row.guild_id, result.game.row.seats),
+                                self.bot.clock.now())
 
     async def remember(self, interaction: discord.Interaction) -> None:
         """Keep the caller's current display name for pictures and leaderboards."""
