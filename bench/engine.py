@@ -108,8 +108,8 @@ def kernel_rows(ref: str, seconds: float, seed: int) -> list[tuple[str, str, str
         # Alternate short runs so both see the same machine load.
         a = b = 0.0
         for _ in range(4):
-            a += rate(lambda: new(new_rng), seconds / 4)
-            b += rate(lambda: old(old_rng), seconds / 4)
+            a += rate(lambda new=new, rng=new_rng: new(rng), seconds / 4)
+            b += rate(lambda old=old, rng=old_rng: old(rng), seconds / 4)
         rows.append((f"inpHeXion 7×7 {label}: kernel / {ref}", f"{a / 4:,.0f} / {b / 4:,.0f}", "≥ 1.0×",
                      f"{'yes' if a >= b * 0.97 else 'NO'} ({a / b:.2f}×)"))
     return rows

@@ -106,7 +106,7 @@ def main() -> None:
         t = time.perf_counter()
         render.render_position(pos, names=names)
         cold = (time.perf_counter() - t) * 1000
-        ms, cpu, png = median_ms(lambda: render.render_position(pos, names=names))
+        ms, cpu, png = median_ms(lambda pos=pos: render.render_position(pos, names=names))
         size = len(png) / 1024  # type: ignore[arg-type]
         limit = 7.0 if label.startswith("blindhex") else 5.0 if "19x19" not in label else None
         met = "" if limit is None else ("met" if cpu <= limit and size <= 60 else "MISSED") + f" (≤ {limit:g} ms)"

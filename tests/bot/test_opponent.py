@@ -111,7 +111,7 @@ async def test_a_whole_inphexion_game_against_the_computer_ends_with_a_result(ha
     rng = random.Random(4)
     async with harness.running():
         await harness.challenge(w.alice, w.bot, "inphexion", size=5, seat="first", level="easy")
-        for turn in range(60):
+        for _ in range(60):
             g = await harness.bot.service.game_in(harness.channel.id)
             if g is None or g.row.status != "active":
                 break

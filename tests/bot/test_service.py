@@ -190,7 +190,7 @@ async def test_fifty_identical_moves_at_once_apply_exactly_once(service, store):
 
 
 async def test_swap_gives_the_first_stone_to_the_second_player(service):
-    started = await start(service)
+    await start(service)
     await service.play(CHANNEL, ALICE, "c3")
     result = await service.play(CHANNEL, BOB, "swap")
     assert result.game.colour_of(BOB) == "black"

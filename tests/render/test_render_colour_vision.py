@@ -65,7 +65,6 @@ MARKS: dict[str, tuple[Callable[[], Scene], Callable[[Scene], None]]] = {
     "last move ring on black": (last_cell(BLACK), lambda s: s.marks.append((CELL, "ring"))),
     "last move ring on white": (last_cell(WHITE), lambda s: s.marks.append((CELL, "ring"))),
     "last Hex stone dot on black": (last_cell(BLACK), lambda s: s.marks.append((CELL, "dot"))),
-    "last move cell tint": (with_disc(BLACK), lambda s: s.tints.append((CELL, "last"))),
     "last Hex stone dot on white": (last_cell(WHITE), lambda s: s.marks.append((CELL, "dot"))),
     "last move cell tint": (with_disc(WHITE), lambda s: s.tints.append((CELL, "last"))),
     "must relocate on white": (with_disc(WHITE), lambda s: s.marks.append((CELL, "pending"))),

@@ -96,7 +96,7 @@ def test_letters_label_columns_above_and_below_and_numbers_label_rows_left_and_r
 
 def test_flipped_coordinates_run_the_other_way():
     lay = layout(5, 900, 100, 30, flip=True)
-    tops = [lab.text for lab in sorted(lay.labels(), key=lambda l: (l.y, l.x)) if lab.text.isalpha()][:5]
+    tops = [lab.text for lab in sorted(lay.labels(), key=lambda lab: (lab.y, lab.x)) if lab.text.isalpha()][:5]
     assert tops == ["E", "D", "C", "B", "A"]
 
 
