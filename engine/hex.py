@@ -40,6 +40,7 @@ class Hex(Position):
     sizes: ClassVar[tuple[int, ...]] = tuple(range(3, 20))
     default_size: ClassVar[int] = 11
     example_size: ClassVar[int] = 9
+    pie_rule: ClassVar[str | None] = "swap"
     variant_names: ClassVar[tuple[str, ...]] = ("swap", "swap-pieces")
 
     def __init__(self, options: GameOptions) -> None:

@@ -85,6 +85,7 @@ class InpHexion(Position):
     sizes: ClassVar[tuple[int, ...]] = (5, 7, 9, 11)
     default_size: ClassVar[int] = 7
     example_size: ClassVar[int] = 7
+    pie_rule: ClassVar[str | None] = "pie"
     variant_names: ClassVar[tuple[str, ...]] = ("free-reply", "neutral", "pie")
 
     __slots__ = (

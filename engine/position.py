@@ -87,6 +87,8 @@ class Position(ABC):
     variant_names: ClassVar[tuple[str, ...]] = ()
     #: the phase in which players choose in secret, revealed together (Blind Hex's cards)
     secret_phase: ClassVar[str | None] = None
+    #: the variant that is the game's pie rule (the second player may take over the first move)
+    pie_rule: ClassVar[str | None] = None
     #: whether a cut for high card decides who starts (``GameOptions.first``)
     has_cut: ClassVar[bool] = False
     #: what an action naming one cell does (``place`` a stone or disc, ``write`` a letter)

@@ -20,37 +20,58 @@ from .values import SEATS, ActiveGame, ChallengeRequest, StartedGame
 log = logging.getLogger(__name__)
 
 
+#: /challenge's variant options → the engine variant each one turns on
+OPTION_VARIANTS = {"pie": "pie", "neutral": "neutral", "free_reply": "free-reply", "swap": "swap"}
+#: variants a challenge gets unless it turns them off (Hex is played with the swap rule)
+ON_BY_DEFAULT = ("swap",)
+
+
 def challenge_options(req: ChallengeRequest) -> engine.GameOptions:
-    """Engine options for a challenge, or UserError saying which option does not fit."""
-    game = req.game
-    given = {name: getattr(req, name) for name in ("pie", "neutral", "free_reply", "swap") if getattr(req, name) is not None}
-    if game == "inphexion":
-        if "swap" in given:
-            raise UserError("`swap` is a Hex option; for inpHeXion the pie rule is `pie:true`.")
-        if req.size is not None and req.size % 2 == 0:
-            extra = " (the neutral disc needs a centre cell)" if req.neutral else ""
-            sizes = engine.GAMES[game].sizes
-            raise UserError(f"{engine.GAMES[game].title} is played on odd sizes "
-                            f"{', '.join(map(str, sizes[:-1]))} or {sizes[-1]}, not {req.size}{extra}.")
-        variants = [v for v, on in (("pie", req.pie), ("neutral", req.neutral), ("free-reply", req.free_reply)) if on]
-    elif game == "hex":
-        wrong = [n for n in ("pie", "neutral", "free_reply") if n in given]
-        if wrong:
-            raise UserError(f"`{wrong[0]}` is an inpHeXion option; Hex has `swap` (the pie rule, on by default).")
-        variants = ["swap"] if req.swap is not False else []
-    elif game == "blindhex":
-        if given:
-            raise UserError(f"Blind Hex has no `{next(iter(given))}` option; it is always played on its 11×11 board.")
-        if req.size not in (None, 11):
-            raise UserError("Blind Hex is played on its printed 11×11 board only; leave `size` out.")
-        variants = []
-    else:
-        raise UserError(f"Unknown game `{game}`: choose inphexion, hex or blindhex.")
-    first = "x" if engine.GAMES[game].has_cut else None
+    """Engine options for a challenge, or UserError saying which option does not fit.
+
+    What each game offers comes from its class in ``engine.GAMES`` (variants, sizes, cut).
+    """
+    cls = engine.GAMES.get(req.game)
+    if cls is None:
+        names = engine.GAME_NAMES
+        raise UserError(f"Unknown game `{req.game}`: choose {', '.join(names[:-1])} or {names[-1]}.")
+    offered = [name for name, variant in OPTION_VARIANTS.items() if variant in cls.variant_names]
+    given = {name: getattr(req, name) for name in OPTION_VARIANTS if getattr(req, name) is not None}
+    for name in given:
+        if name not in offered:
+            raise UserError(_not_offered(cls, name, offered))
+    if len(cls.sizes) == 1 and req.size not in (None, cls.sizes[0]):
+        n = cls.sizes[0]
+        raise UserError(f"{cls.title} is played on its {n}×{n} board only; leave `size` out.")
+    if req.size is not None and req.size % 2 == 0 and all(size % 2 for size in cls.sizes):
+        extra = " (the neutral disc needs a centre cell)" if req.neutral else ""
+        sizes = cls.sizes
+        raise UserError(f"{cls.title} is played on odd sizes "
+                        f"{', '.join(map(str, sizes[:-1]))} or {sizes[-1]}, not {req.size}{extra}.")
+    variants = [OPTION_VARIANTS[name] for name in offered if given.get(name, OPTION_VARIANTS[name] in ON_BY_DEFAULT)]
+    first = "x" if cls.has_cut else None
     try:
-        return engine.make_options(game, req.size, variants, first)
+        return engine.make_options(cls.game, req.size, variants, first)
     except OptionsError as exc:
         raise UserError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+
+
+def _not_offered(cls: type[engine.Position], name: str, offered: list[str]) -> str:
+    """Why a /challenge option does not fit the game, and what the game offers instead."""
+    if not offered:
+        n = cls.sizes[0]
+        board = f"; it is always played on its {n}×{n} board" if len(cls.sizes) == 1 else ""
+        return f"{cls.title} has no `{name}` option{board}."
+    owner = next(c for c in engine.GAMES.values() if OPTION_VARIANTS[name] in c.variant_names)
+    article = "an" if owner.title[0].lower() in "aeiou" else "a"
+
+    def shown(option: str) -> str:
+        variant = OPTION_VARIANTS[option]
+        if variant != cls.pie_rule:
+            return f"`{option}`"
+        return f"`{option}` (the pie rule{', on by default' if variant in ON_BY_DEFAULT else ''})"
+
+    return f"`{name}` is {article} {owner.title} option; {cls.title} has {', '.join(map(shown, offered))}."
 
 
 # A standard deck without the players' own A–5 of diamonds and clubs (Blind Hex set-up).
