@@ -86,7 +86,7 @@ async def serve_bot(db: str, lag_file: str) -> None:
     setup_logging("INFO", token)
     sampler = LagSampler()
     loop = asyncio.get_running_loop()
-    bot = HexBot(Settings(token=token, database_path=db))
+    bot = HexBot(Settings(token=token, database_url=db))
     loop.add_signal_handler(signal.SIGUSR1, sampler.samples.clear)
     loop.add_signal_handler(signal.SIGUSR2, sampler.dump, lag_file)
     loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))

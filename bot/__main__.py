@@ -1,12 +1,11 @@
-"""``python -m bot`` runs the bot; ``python -m bot backup PATH`` copies its database."""
+"""``python -m bot`` runs the bot; its subcommands keep the database (see ``--help``)."""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 
-from .main import run_bot, run_backup
+from .main import run_backup, run_bot, run_migrate
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -15,9 +14,13 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command")
     backup = sub.add_parser("backup", help="copy the database consistently, even while the bot runs")
     backup.add_argument("path", help="where to write the copy")
+    migrate = sub.add_parser("migrate", help="bring the database schema up to date (start-up does it too)")
+    migrate.add_argument("url", nargs="?", help="the database (default: DATABASE_URL)")
     args = parser.parse_args(argv)
     if args.command == "backup":
         return run_backup(args.path)
+    if args.command == "migrate":
+        return run_migrate(args.url)
     return run_bot()
 
 

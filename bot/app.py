@@ -59,7 +59,7 @@ class HexBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs (each registers its buttons), start timers, sync commands if they changed."""
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await Store.open(self.settings.database_url)
         self.timers = Timers(self.store, self.clock)
         self.service = GameService(self.store, clock=self.clock.now, schedule=self.timers.schedule)
         for cog in COGS:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
-DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
+from .shards import ShardPlan, parse_shards
+from .store.urls import DEFAULT_DATABASE_URL, DatabaseURLError, database_target
 
 
 class ConfigError(Exception):
@@ -17,16 +18,44 @@ class ConfigError(Exception):
 
 @dataclass(frozen=True)
 class Settings:
-    """What the bot needs to run. ``token`` is never printed (see ``__repr__``)."""
+    """What the bot needs to run. ``token`` is never printed (see ``__repr__``).
+
+    ``database_url``: ``sqlite:///PATH`` (or a bare file path) or ``postgresql://…``.
+    ``shards``: which shards this process runs (None: one process, discord.py decides).
+    """
 
     token: str
-    database_path: str = DEFAULT_DATABASE_PATH
+    database_url: str = DEFAULT_DATABASE_URL
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    shards: ShardPlan | None = None
 
     def __repr__(self) -> str:
-        return (f"Settings(token=<hidden>, database_path={self.database_path!r}, "
-                f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r})")
+        return (f"Settings(token=<hidden>, database={self.database_redacted()!r}, "
+                f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, shards={self.shards!r})")
+
+    @property
+    def database_dialect(self) -> str:
+        """``sqlite`` or ``postgres``."""
+        return database_target(self.database_url)[0]
+
+    def database_redacted(self) -> str:
+        """The database URL without its password (for logs and messages)."""
+        dialect, target = database_target(self.database_url)
+        if dialect == "postgres" and "@" in target:
+            scheme, rest = target.split("://", 1)
+            auth, host = rest.rsplit("@", 1)
+            return f"{scheme}://{auth.split(':', 1)[0]}@{host}"
+        return target
+
+
+def _database_url() -> str:
+    url = os.environ.get("DATABASE_URL", "").strip()
+    if url:
+        return url
+    # DATABASE_PATH, the older setting, names a SQLite file.
+    path = os.environ.get("DATABASE_PATH", "").strip()
+    return path or DEFAULT_DATABASE_URL
 
 
 def load_settings(env_file: str | Path | None = ".env") -> Settings:
@@ -42,9 +71,11 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
     level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {level!r}.")
-    return Settings(
-        token=token,
-        database_path=os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH,
-        dev_guild_id=int(guild) if guild else None,
-        log_level=level,
-    )
+    url = _database_url()
+    try:
+        database_target(url)
+        shards = parse_shards(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", ""))
+    except (DatabaseURLError, ValueError) as exc:
+        raise ConfigError(str(exc)) from None
+    return Settings(token=token, database_url=url, dev_guild_id=int(guild) if guild else None, log_level=level,
+                    shards=shards)

@@ -34,7 +34,10 @@ class ServiceCore:
         self.clock = clock
         self._seed = seed_source
         self._schedule = schedule
+        #: positions of games in progress, each with the game version it was replayed at
+        #: (another process may have changed the game since: the version says so)
         self._positions: dict[int, Position] = {}
+        self._versions: dict[int, tuple[int, int]] = {}
         #: one lock per game, keyed by its channel (a game never changes channel), so /move
         #: takes it before reading anything; one per challenge (answers) and per channel
         #: (starting a game)
@@ -48,13 +51,16 @@ class ServiceCore:
             await self._schedule(0.0, "", 0)
 
     async def _position(self, row: GameRow) -> Position:
-        """The current position of a game (replayed from the store once, then kept).
+        """The current position of a game: kept while the stored game's version is the one it was
+        replayed at, replayed again when anyone (this process or another) changed the game.
 
         A kept position is never changed in place (moves make a new one with
         ``Position.after``), so it may be handed out as a snapshot without a copy.
         """
+        version = await self.store.game_version(row.id)
         pos = self._positions.get(row.id)
-        if pos is None:
+        if pos is None or self._versions.get(row.id) != version:
+            # The version is read first: a change landing in between makes it stale, never wrong.
             options = engine.make_options(row.game, row.size, row.variants, row.first)
             pos = engine.Record(options, await self.store.actions(row.id)).replay()
             if row.status != "active" and pos.outcome is None and row.reason:
@@ -62,7 +68,25 @@ class ServiceCore:
                 pos.finish(Outcome(winner, Reason(row.reason)))
             if row.status == "active":
                 self._positions[row.id] = pos
+                self._versions[row.id] = version
         return pos
+
+    def _forget(self, game_id: int) -> None:
+        """Drop a game's kept position (it ended, or the store has a newer one)."""
+        self._positions.pop(game_id, None)
+        self._versions.pop(game_id, None)
+
+    async def _hold_game(self, game_id: int, version: tuple[int, int] | None) -> GameRow:
+        """Inside a transaction: lock the game's row; UserError unless it is still in progress at
+        ``version`` (what the caller validated against). What makes a move safe across processes."""
+        locked = await self.store.lock_game(game_id)
+        if locked is None or locked[0].status != "active":
+            self._forget(game_id)
+            raise UserError("That game has just ended. See `/history`.")
+        if version is not None and locked[1] != version:
+            self._forget(game_id)
+            raise UserError("That move crossed with another one; nothing was changed. See `/board`.")
+        return locked[0]
 
     async def game_in(self, channel_id: int) -> ActiveGame | None:
         """The game in progress in a channel or thread (a snapshot), if any."""

@@ -79,10 +79,11 @@ class MovesService(ServiceCore):
                 raise UserError("Too late to abort: a player has made a second action. You can `/resign`.")
             now = self.clock()
             async with self.store.transaction():
+                await self._hold_game(row.id, None)
                 await self.store.finish_game(row.id, status="aborted", winner_seat=None, reason=None, now=now)
                 for kind in GAME_TIMERS:
                     await self.store.delete_timers(kind, row.id)
-            self._positions.pop(row.id, None)
+            self._forget(row.id)
             log.info("game %d: aborted by %d", row.id, user_id)
             aborted = await self.store.get_game(row.id)
             assert aborted is not None
@@ -94,12 +95,17 @@ class MovesService(ServiceCore):
         """Store the new actions (and the result, and ratings) in one transaction, then adopt them.
 
         The game's new row is worked out here from what was written (``updated_at``,
-        ``deadline``, the result) rather than read back: the lock makes this the only writer.
+        ``deadline``, the result) rather than read back: the game's row is held, so this is the only writer.
         """
         now = self.clock()
-        new = replace(row, updated_at=now) if applied else row
+        version = self._versions.get(row.id)
         try:
             async with self.store.transaction():
+                # The game's row is held to COMMIT and must still be the version ``pos`` was
+                # replayed at: a move checked against an older position is refused, whichever
+                # process (or task) got there first.
+                held = await self._hold_game(row.id, version)
+                new = replace(held, updated_at=now) if applied else held
                 if applied:
                     await self.store.append_actions(row.id, await self.store.next_seq(row.id), applied, user_id, now)
                 if trial.outcome is not None:
@@ -113,12 +119,14 @@ class MovesService(ServiceCore):
                     await self.store.set_deadline(row.id, new.deadline)
                     await arm_timers(self.store, new, now)
         except Conflict:
-            # Another writer got there first (only possible with two bot processes on one file).
-            self._positions.pop(row.id, None)
+            # The unique keys are the last line of defence: the transaction was rolled back.
+            self._forget(row.id)
             raise UserError("That move crossed with another one; nothing was changed. See `/board`.") from None
-        self._positions[row.id] = trial
-        if trial.outcome is not None:
-            self._positions.pop(row.id, None)
+        if trial.outcome is not None or version is None:
+            self._forget(row.id)
+        else:
+            self._positions[row.id] = trial
+            self._versions[row.id] = (version[0] + len(applied), version[1])
         result.game.row = new
         await self._wake()
         # A Blind Hex choice stays secret in the logs too until both are revealed.
@@ -136,7 +144,9 @@ class MovesService(ServiceCore):
         outcome = pos.outcome
         assert outcome is not None
         winner_seat = pos.seat_of_colour(outcome.winner) if outcome.winner else None
-        await self.store.finish_game(row.id, status="finished", winner_seat=winner_seat, reason=outcome.reason.value, now=now)
+        if not await self.store.finish_game(row.id, status="finished", winner_seat=winner_seat,
+                                            reason=outcome.reason.value, now=now):
+            raise Conflict(f"game {row.id} had already ended")  # two resignations: only one counts
         row = replace(row, status="finished", winner_seat=winner_seat, reason=outcome.reason.value, finished_at=now,
                       updated_at=now)
         for kind in GAME_TIMERS:
@@ -147,6 +157,9 @@ class MovesService(ServiceCore):
         if not set(row.seats) <= movers:
             return row, {}  # a game one side never played in does not count (e.g. resigned at once)
         winner_id, loser_id = row.seats[winner_seat], row.seats[1 - winner_seat]
+        # Rating rows are read-modify-written: hold both (in user-id order, so two games
+        # finishing at once cannot wait on each other in a circle).
+        await self.store.lock_ratings(row.guild_id, row.game, (winner_id, loser_id), now)
         before = {}
         for uid in (winner_id, loser_id):
             r = await self.store.get_rating(row.guild_id, row.game, uid)

@@ -26,9 +26,10 @@ class TakebacksService(ServiceCore):
                 raise UserError(f"{pos.title} has no takebacks: choices are made in secret and revealed together.")
             if user_id not in row.seats:
                 raise UserError("You are not playing in this game.")
+            version = await self.store.game_version(row.id)
             rows = [r for r in await self.store.action_rows(row.id) if not r[3]]
             if row.ai_level is not None:
-                return await self._computer_takeback(row, user_id, rows)
+                return await self._computer_takeback(row, user_id, rows, version)
             if not rows or rows[-1][2] != user_id:
                 raise UserError("You can only take back your own last turn, before your opponent has moved.")
             if await self.store.open_takeback(row.id, user_id, rows[-1][0]) is not None:
@@ -38,8 +39,8 @@ class TakebacksService(ServiceCore):
             log.info("game %d: takeback %d asked by %d", row.id, tb.id, user_id)
             return tb, ActiveGame(row, pos.copy())
 
-    async def _computer_takeback(self, row: GameRow, user_id: int,
-                                 rows: list[tuple[int, str, int, bool]]) -> tuple[TakebackRow, ActiveGame]:
+    async def _computer_takeback(self, row: GameRow, user_id: int, rows: list[tuple[int, str, int, bool]],
+                                 version: tuple[int, int]) -> tuple[TakebackRow, ActiveGame]:
         """Against the computer a takeback is granted at once: it undoes the player's last
         turn and the computer's reply to it, if it had replied (inside the game's lock)."""
         turn = list(rows)
@@ -52,20 +53,24 @@ class TakebacksService(ServiceCore):
             first -= 1
         async with self.store.transaction():
             tb = await self.store.insert_takeback(row.id, user_id, rows[-1][0], self.clock())
-        return await self._undo(row, tb, [(seq, action) for seq, action, _, _ in rows[first:]])
+        return await self._undo(row, tb, [(seq, action) for seq, action, _, _ in rows[first:]], version)
 
-    async def _undo(self, row: GameRow, tb: TakebackRow, turn: list[tuple[int, str]]) -> tuple[TakebackRow, ActiveGame]:
-        """Mark ``turn`` (seq, action) taken back, close the request as accepted, restart the clock."""
+    async def _undo(self, row: GameRow, tb: TakebackRow, turn: list[tuple[int, str]],
+                    version: tuple[int, int]) -> tuple[TakebackRow, ActiveGame]:
+        """Mark ``turn`` (seq, action) taken back, close the request as accepted, restart the clock;
+        only if the game is still at ``version`` (the record the turn was read from)."""
         now = self.clock()
         async with self.store.transaction():
+            await self._hold_game(row.id, version)
+            if not await self.store.close_takeback(tb.id, "accepted", " | ".join(a for _, a in turn)):
+                raise ClosedRequest("That takeback request was already answered.")
             await self.store.mark_taken_back(row.id, [seq for seq, _ in turn])
-            await self.store.close_takeback(tb.id, "accepted", " | ".join(a for _, a in turn))
             per_move = CLOCKS.get(row.clock)
             await self.store.set_deadline(row.id, None if per_move is None else now + per_move)
             fresh = await self.store.get_game(row.id)
             assert fresh is not None
             await arm_timers(self.store, fresh, now)
-        self._positions.pop(row.id, None)
+        self._forget(row.id)
         await self._wake()
         log.info("game %d: takeback %d accepted, undid %s", row.id, tb.id, [a for _, a in turn])
         closed = await self.store.get_takeback(tb.id)
@@ -89,6 +94,7 @@ class TakebacksService(ServiceCore):
                 raise ClosedRequest(f"That takeback request was already {tb.status}.")
             if user_id not in row.seats or user_id == tb.requester_id:
                 raise UserError("Only the opponent of the player who asked can answer a takeback request.")
+            version = await self.store.game_version(row.id)
             live = [r for r in await self.store.action_rows(row.id) if not r[3]]
             if row.status != "active" or not live or live[-1][0] != tb.last_seq:
                 async with self.store.transaction():
@@ -104,4 +110,4 @@ class TakebacksService(ServiceCore):
                     break
                 turn.append((seq, action))
             turn.reverse()
-            return await self._undo(row, tb, turn)
+            return await self._undo(row, tb, turn, version)

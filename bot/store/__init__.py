@@ -4,9 +4,11 @@
 * :mod:`bot.store.base`: :class:`Store`, the interface the service talks to, and
   :class:`Conflict`, what a write breaking a uniqueness rule raises;
 * :mod:`bot.store.sqlite`: :class:`SQLiteStore`, every SQL statement, on a SQLite file
-  migrated by the numbered files in ``bot/migrations/``.
+  migrated by the numbered files in ``bot/migrations/sqlite/``;
+* :mod:`bot.store.postgres`: :class:`PostgresStore`, the same on PostgreSQL (asyncpg pool),
+  migrated by ``bot/migrations/postgres/`` under an advisory lock.
 
-``await Store.open(path)`` opens the backend the target names.
+``await Store.open(url)`` opens the backend a DATABASE_URL (or a bare file path) names.
 """
 
 from .base import Conflict, Store

@@ -34,12 +34,23 @@ class Store(abc.ABC):
     """The bot's data: challenges, games and their actions, ratings, settings, timers, names."""
 
     # -- lifecycle -----------------------------------------------------------------
+    #: which SQL the backend speaks: ``sqlite`` or ``postgres``
+    dialect: str = ""
+
     @classmethod
     async def open(cls, path: str | Path) -> "Store":
-        """Open (creating and migrating it) the database at ``path``: a file path opens SQLite."""
+        """Open (creating and migrating it) the database ``path`` names: a ``postgresql://`` URL opens
+        PostgreSQL, a ``sqlite:///`` URL or a file path opens SQLite."""
+        from .urls import database_target
+
+        dialect, target = database_target(str(path))
+        if dialect == "postgres":
+            from .postgres import PostgresStore
+
+            return await PostgresStore.open(target)
         from .sqlite import SQLiteStore
 
-        return await SQLiteStore.open(path)
+        return await SQLiteStore.open(target)
 
     @abc.abstractmethod
     async def close(self) -> None:
@@ -102,6 +113,16 @@ class Store(abc.ABC):
         """A game by id."""
 
     @abc.abstractmethod
+    async def lock_game(self, game_id: int) -> tuple[GameRow, tuple[int, int]] | None:
+        """Hold a game's row to the end of the transaction (inside one): no other process can change
+        the game meanwhile. The row and its version (see :meth:`game_version`), or None."""
+
+    @abc.abstractmethod
+    async def game_version(self, game_id: int) -> tuple[int, int]:
+        """(stored actions, taken-back actions) of a game: both only grow, so any change of its record
+        changes the pair; a cached position is current only while its version is."""
+
+    @abc.abstractmethod
     async def active_game_in(self, channel_id: int) -> GameRow | None:
         """The game in progress in a channel or thread, if any."""
 
@@ -144,8 +165,8 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def finish_game(
         self, game_id: int, *, status: str, winner_seat: int | None, reason: str | None, now: float
-    ) -> None:
-        """Record how a game ended (status finished or aborted)."""
+    ) -> bool:
+        """Record how a game ended (status finished or aborted); False if it had already ended."""
 
     # -- takebacks -------------------------------------------------------------------
     @abc.abstractmethod
@@ -189,6 +210,10 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def get_rating(self, guild_id: int, game: str, user_id: int) -> RatingRow | None:
         """A player's rating for a game in a server, if they have played it rated."""
+
+    @abc.abstractmethod
+    async def lock_ratings(self, guild_id: int, game: str, user_ids: Iterable[int], now: float) -> None:
+        """Hold players' rating rows to the end of the transaction, in user-id order (inside one)."""
 
     @abc.abstractmethod
     async def put_rating(self, r: RatingRow) -> None:

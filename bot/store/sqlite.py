@@ -1,7 +1,7 @@
 """The store on SQLite: every SQL statement of the bot (aiosqlite).
 
 The database is a real SQLite file in WAL mode. Its schema is created and
-upgraded by the numbered files in ``bot/migrations/`` at start-up; the applied
+upgraded by the numbered files in ``bot/migrations/sqlite/`` at start-up; the applied
 version is kept in ``PRAGMA user_version``.
 
 One connection serves the whole bot. aiosqlite runs statements one at a time,
@@ -15,20 +15,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import sqlite3
-from importlib import resources
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterable
 
 import aiosqlite
 
+from ..migrations import packaged
 from .base import Conflict, Store
 from .rows import ChallengeRow, GameRow, GuildSettings, RatingRow, TakebackRow, TimerRow
 
 log = logging.getLogger(__name__)
-
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
 def _variants(text: str) -> tuple[str, ...]:
@@ -56,18 +53,14 @@ def _new_id(cur: aiosqlite.Cursor) -> int:
 
 
 def migrations() -> list[tuple[int, str, str]]:
-    """The packaged migrations as (version, name, sql), in order."""
-    out = []
-    for entry in resources.files("bot.migrations").iterdir():
-        m = _MIGRATION_NAME.match(entry.name)
-        if m:
-            out.append((int(m.group(1)), entry.name, entry.read_text(encoding="utf-8")))
-    out.sort()
-    return out
+    """The packaged SQLite migrations as (version, name, sql), in order."""
+    return packaged("sqlite")
 
 
 class SQLiteStore(Store):
     """The store on one SQLite file: open with :meth:`open`, close with :meth:`close`."""
+
+    dialect = "sqlite"
 
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:
         self._db = db
@@ -235,6 +228,20 @@ class SQLiteStore(Store):
         row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
         return None if row is None else _game(row)
 
+    async def lock_game(self, game_id: int) -> tuple[GameRow, tuple[int, int]] | None:
+        # BEGIN IMMEDIATE already holds the whole file's write lock; reading inside it is enough.
+        if self._owner is not asyncio.current_task():
+            raise RuntimeError("lock_game must run inside Store.transaction()")
+        row = await self.get_game(game_id)
+        return None if row is None else (row, await self.game_version(game_id))
+
+    async def game_version(self, game_id: int) -> tuple[int, int]:
+        row = await self._one(
+            "SELECT COUNT(*), COALESCE(SUM(taken_back), 0) FROM actions WHERE game_id = ?", (game_id,)
+        )
+        assert row is not None
+        return (row[0], row[1])
+
     async def active_game_in(self, channel_id: int) -> GameRow | None:
         row = await self._one("SELECT * FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,))
         return None if row is None else _game(row)
@@ -298,12 +305,13 @@ class SQLiteStore(Store):
 
     async def finish_game(
         self, game_id: int, *, status: str, winner_seat: int | None, reason: str | None, now: float
-    ) -> None:
-        await self._run(
+    ) -> bool:
+        cur = await self._run(
             "UPDATE games SET status = ?, winner_seat = ?, reason = ?, finished_at = ?, updated_at = ?"
             " WHERE id = ? AND status = 'active'",
             (status, winner_seat, reason, now, now, game_id),
         )
+        return cur.rowcount == 1
 
     # -- takebacks -------------------------------------------------------------------
     async def insert_takeback(self, game_id: int, requester_id: int, last_seq: int, now: float) -> TakebackRow:
@@ -367,6 +375,9 @@ class SQLiteStore(Store):
             "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?", (guild_id, game, user_id)
         )
         return None if row is None else RatingRow(**dict(row))
+
+    async def lock_ratings(self, guild_id: int, game: str, user_ids: Iterable[int], now: float) -> None:
+        pass  # BEGIN IMMEDIATE holds the whole file: nothing else writes until COMMIT
 
     async def put_rating(self, r: RatingRow) -> None:
         await self._run(

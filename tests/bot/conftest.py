@@ -15,6 +15,7 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-def harness(fake_discord, tmp_path, clock) -> Harness:  # noqa: F811
-    """A harness on a fresh database file; start the bot with ``async with harness.running():``."""
-    return Harness(fake_discord, tmp_path / "bot.sqlite3", clock)
+def harness(fake_discord, database_url, clock) -> Harness:  # noqa: F811
+    """A harness on a fresh database (once on SQLite, once on PostgreSQL); start the bot with
+    ``async with harness.running():``."""
+    return Harness(fake_discord, database_url, clock)

@@ -44,7 +44,7 @@ class BotProcess:
         """Start a new process and wait until it is connected to the fake gateway."""
         assert self.proc is None
         self.generation += 1
-        env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID")}
+        env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS", "DEV_GUILD_ID")}
         env.update(DISCORD_TOKEN=self.fake.token, DATABASE_PATH=str(self.db), LOG_LEVEL="INFO", PYTHONUNBUFFERED="1")
         log = self.workdir / f"bot-{self.generation:03d}.log"
         self.logs.append(log)

@@ -49,11 +49,11 @@ class ManualClock:
 
 
 class Harness:
-    """One bot on one database file, driven through the fake as the test's users."""
+    """One bot on one database (``db``: a DATABASE_URL or a SQLite file), driven through the fake as the test's users."""
 
-    def __init__(self, fake: FakeDiscord, db: Path, clock: ManualClock) -> None:
+    def __init__(self, fake: FakeDiscord, db: str | Path, clock: ManualClock) -> None:
         self.fake = fake
-        self.db = db
+        self.db = str(db)
         self.clock = clock
         self.world = fake.world
         self.channel = fake.world.channel
@@ -66,7 +66,7 @@ class Harness:
         The computer player searches a fixed number of iterations (not its levels' time),
         so its moves are the same on any machine.
         """
-        settings = Settings(token=self.fake.token, database_path=str(self.db), dev_guild_id=dev_guild_id)
+        settings = Settings(token=self.fake.token, database_url=str(self.db), dev_guild_id=dev_guild_id)
         ai = ai or BotAI(workers=1, iterations=AI_ITERATIONS)
         async with run_client(HexBot(settings, clock=self.clock, ai=ai), self.fake) as bot:
             self.bot = bot

@@ -27,9 +27,7 @@ import contextlib
 import copy
 import logging
 import re
-import sqlite3
 import threading
-from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -39,6 +37,7 @@ from hypothesis import strategies as st
 import engine
 from bot.app import SORRY, HexBot
 from bot.config import Settings
+from tests import dbquery
 from tests.bot.harness import ManualClock
 from tests.fake_discord import FakeDiscord, FakeMember
 from tests.fake_discord.fixtures import run_client, standard_world
@@ -72,7 +71,7 @@ NON_TEXT = {6: "user", 5: "bool", 4: "int", 10: "number", 7: "channel", 8: "role
 class LiveBot:
     """The fake Discord and the real bot on an event loop in a helper thread."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: str) -> None:
         self.db = db
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="live-bot", daemon=True)
@@ -105,7 +104,7 @@ class LiveBot:
         await self.fake.start()
         self._patch = patch_discord(self.fake)
         self._patch.__enter__()
-        settings_ = Settings(token=TOKEN, database_path=str(self.db))
+        settings_ = Settings(token=TOKEN, database_url=str(self.db))
         self._running = run_client(HexBot(settings_, clock=ManualClock()), self.fake)
         self.bot = await self._running.__aenter__()
 
@@ -122,14 +121,9 @@ class LiveBot:
             if "{" in text and "}" in text and not text.startswith(("{0", "{{", "${")) else text
 
 
-def db_snapshot(db: Path) -> dict[str, list[tuple]]:
+def db_snapshot(db: str) -> dict[str, list[str]]:
     """Every row of every table, in a stable order."""
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-        return {t: sorted(map(repr, con.execute(f'SELECT * FROM "{t}"'))) for t in tables}  # type: ignore[misc]
-    finally:
-        con.close()
+    return dbquery.snapshot(db)
 
 
 def body_of(request) -> dict[str, Any]:
@@ -323,9 +317,9 @@ def would_apply(position: engine.Position, colour: str, text: str) -> bool:
 # --------------------------------------------------------------------------- tests
 
 
-def test_move_text_is_refused_privately_and_changes_nothing(tmp_path, caplog):
+def test_move_text_is_refused_privately_and_changes_nothing(database_url, caplog):
     """Hostile ``/move`` text in a game of each kind: a private refusal, no change, no ping."""
-    with LiveBot(tmp_path / "bot.sqlite3") as live:
+    with LiveBot(database_url) as live:
         channels = live.call(start_games(live))
         prober = Prober(live, caplog)
 
@@ -341,9 +335,9 @@ def test_move_text_is_refused_privately_and_changes_nothing(tmp_path, caplog):
         check()
 
 
-def test_huge_move_text_from_a_modified_client_is_refused(tmp_path, caplog):
+def test_huge_move_text_from_a_modified_client_is_refused(database_url, caplog):
     """Past the 200-character limit (a client that ignores it): still a quick private refusal."""
-    with LiveBot(tmp_path / "bot.sqlite3") as live:
+    with LiveBot(database_url) as live:
         live.call(start_hex_game(live))
         prober = Prober(live, caplog)
 
@@ -356,9 +350,9 @@ def test_huge_move_text_from_a_modified_client_is_refused(tmp_path, caplog):
         check()
 
 
-def test_autocomplete_survives_any_typed_text(tmp_path, caplog):
+def test_autocomplete_survives_any_typed_text(database_url, caplog):
     """Whatever is typed into ``/move``, autocomplete answers with legal moves only (or nothing)."""
-    with LiveBot(tmp_path / "bot.sqlite3") as live:
+    with LiveBot(database_url) as live:
         live.call(start_hex_game(live))
         legal = set(live.call(live.bot.service.legal_for(live.world.channel.id, live.world.alice.id)))
 
@@ -392,9 +386,9 @@ NUMBER_OPTIONS = [
 ]
 
 
-def test_the_fuzzed_options_are_all_the_options(tmp_path):
+def test_the_fuzzed_options_are_all_the_options(database_url):
     """A new string or integer option must join the lists above, so that it is fuzzed too."""
-    with LiveBot(tmp_path / "bot.sqlite3") as live:
+    with LiveBot(database_url) as live:
         strings = {(name, o["name"]) for name, o in string_options(live.fake)}
         numbers = {(name, o["name"]) for name, cmd in live.fake.synced_commands().items() for o in cmd.options
                    if o["type"] in (4, 10)}
@@ -405,9 +399,9 @@ def test_the_fuzzed_options_are_all_the_options(tmp_path):
 
 
 @pytest.mark.parametrize("name, option", STRING_OPTIONS)
-def test_every_string_option_is_fuzzed_without_harm(tmp_path, caplog, name, option):
+def test_every_string_option_is_fuzzed_without_harm(database_url, caplog, name, option):
     """Any text in a choice option (a modified client ignoring the choices): answered, unchanged, no mass ping."""
-    with LiveBot(tmp_path / "bot.sqlite3") as live:
+    with LiveBot(database_url) as live:
         live.call(start_hex_game(live))
         prober = Prober(live, caplog)
         definition = next(o for o in live.fake.synced_commands()[name].options if o["name"] == option)
@@ -431,9 +425,9 @@ def test_every_string_option_is_fuzzed_without_harm(tmp_path, caplog, name, opti
 
 
 @pytest.mark.parametrize("name, option, values", NUMBER_OPTIONS)
-def test_numbers_out_of_range_change_nothing(tmp_path, caplog, name, option, values):
+def test_numbers_out_of_range_change_nothing(database_url, caplog, name, option, values):
     """Integers outside the synced min/max (a modified client): answered, and no state change."""
-    with LiveBot(tmp_path / "bot.sqlite3") as live:
+    with LiveBot(database_url) as live:
         live.call(start_hex_game(live))
         prober = Prober(live, caplog)
         user = invoker(live, name)
@@ -454,9 +448,9 @@ def test_numbers_out_of_range_change_nothing(tmp_path, caplog, name, option, val
         check()
 
 
-def test_hostile_nicknames_never_ping_or_break_a_game(tmp_path, caplog):
+def test_hostile_nicknames_never_ping_or_break_a_game(database_url, caplog):
     """Display names are user input too: a whole challenge → board → resign round with each one."""
-    with LiveBot(tmp_path / "bot.sqlite3") as live:
+    with LiveBot(database_url) as live:
         w = live.world
         fake = live.fake
 

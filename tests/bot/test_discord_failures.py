@@ -12,12 +12,12 @@ asyncio's "exception was never retrieved".
 from __future__ import annotations
 
 import logging
-import sqlite3
 
 import pytest
 
 from bot.present import SORRY
 from tests.bot.harness import Harness, png_of
+from tests.dbquery import query
 from tests.fake_discord import InteractionFailed
 
 WEBHOOK = r"^POST /webhooks/\d+/[^/]+$"                        # follow-ups (the board after a move)
@@ -27,13 +27,8 @@ UPLOAD = r"^POST /channels/\d+/messages$"                     # the board posted
 
 
 def actions(h: Harness) -> list[tuple[int, str]]:
-    con = sqlite3.connect(f"file:{h.db}?mode=ro", uri=True)
-    try:
-        game = con.execute("SELECT MAX(id) FROM games").fetchone()[0]
-        return [tuple(r) for r in con.execute(
-            "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq", (game,))]
-    finally:
-        con.close()
+    game = query(h.db, "SELECT MAX(id) FROM games")[0][0]
+    return query(h.db, "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq", game)
 
 
 def no_crash(caplog: pytest.LogCaptureFixture) -> None:
@@ -181,9 +176,7 @@ async def test_when_the_game_start_board_never_gets_through_the_game_exists_once
     assert twice is None or (twice.ephemeral and "accepted" in twice.content)
     assert not board.ephemeral and png_of(board) and "after 0 actions" in board.embed["description"]
     assert not moved.ephemeral and actions(harness) == [(0, "c3")]
-    con = sqlite3.connect(f"file:{harness.db}?mode=ro", uri=True)
-    assert con.execute("SELECT COUNT(*) FROM games").fetchone() == (1,)
-    con.close()
+    assert query(harness.db, "SELECT COUNT(*) FROM games") == [(1,)]
     assert any(rec.levelno >= logging.ERROR for rec in caplog.records), "the lost board must be logged"
     no_crash(caplog)
 

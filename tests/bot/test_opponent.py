@@ -8,33 +8,23 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 
 import engine
 from bot.ai import BotAI
 from tests.bot.harness import Harness, mentions, png_of
+from tests.dbquery import query, query_dicts
 from tests.fake_discord import FakeMessage
 
 
 def live_actions(h: Harness) -> list[tuple[str, int]]:
     """The newest game's actions that stand (not taken back), as (action, user id)."""
-    con = sqlite3.connect(f"file:{h.db}?mode=ro", uri=True)
-    try:
-        game = con.execute("SELECT MAX(id) FROM games").fetchone()[0]
-        return [tuple(r) for r in con.execute(
-            "SELECT action, user_id FROM actions WHERE game_id = ? AND NOT taken_back ORDER BY seq", (game,))]
-    finally:
-        con.close()
+    game = query(h.db, "SELECT MAX(id) FROM games")[0][0]
+    return query(h.db, "SELECT action, user_id FROM actions WHERE game_id = ? AND NOT taken_back ORDER BY seq", game)
 
 
 def newest_game(h: Harness) -> dict:
     """The newest game's row."""
-    con = sqlite3.connect(f"file:{h.db}?mode=ro", uri=True)
-    con.row_factory = sqlite3.Row
-    try:
-        return dict(con.execute("SELECT * FROM games ORDER BY id DESC LIMIT 1").fetchone())
-    finally:
-        con.close()
+    return query_dicts(h.db, "SELECT * FROM games ORDER BY id DESC LIMIT 1")[0]
 
 
 async def computer_board(h: Harness, count: int = 1) -> FakeMessage:
@@ -177,9 +167,7 @@ async def test_a_takeback_against_the_computer_undoes_your_turn_and_its_reply(ha
     assert not taken.ephemeral and png_of(taken) and "undone" in (taken.embed or {}).get("description", "")
     assert after == []
     assert live_actions(harness)[0] == ("b2", w.alice.id) and not again.ephemeral
-    con = sqlite3.connect(f"file:{harness.db}?mode=ro", uri=True)
-    assert con.execute("SELECT status FROM takebacks").fetchall() == [("accepted",)]
-    con.close()
+    assert query(harness.db, "SELECT status FROM takebacks") == [("accepted",)]
 
 
 class StalledAI(BotAI):

@@ -14,26 +14,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import sqlite3
 from typing import Iterator
 
 import discord
 import pytest
 
 from bot.app import SORRY
+from tests import dbquery
 from tests.bot.harness import Harness
 from tests.fake_discord import CommandUnavailable, FakeDiscord, InteractionResult
 
 
 def snapshot(h: Harness) -> dict[str, list]:
     """Every row of every table (players' display names aside)."""
-    con = sqlite3.connect(f"file:{h.db}?mode=ro", uri=True)
-    try:
-        tables = [r[0] for r in con.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'players'")]
-        return {t: sorted(map(repr, con.execute(f'SELECT * FROM "{t}"'))) for t in tables}
-    finally:
-        con.close()
+    return dbquery.snapshot(h.db, leave_out=("players",))
 
 
 def refused(r: InteractionResult, *words: str) -> None:

@@ -24,8 +24,8 @@ class Clock:
 
 
 @pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "bot.sqlite3")
+async def store(database_url):
+    s = await Store.open(database_url)
     yield s
     await s.close()
 

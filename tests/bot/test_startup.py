@@ -13,7 +13,7 @@ from bot.logs import RedactFilter
 
 
 def env_without_token(tmp_path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID")}
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS", "DEV_GUILD_ID")}
     env["DATABASE_PATH"] = str(tmp_path / "bot.sqlite3")
     return env
 
@@ -64,7 +64,7 @@ async def test_the_bot_runs_as_a_process_and_answers_a_command(fake_discord, tmp
 
 
 def test_settings_come_from_a_dotenv_file_without_overriding_the_environment(tmp_path, monkeypatch):
-    for key in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
+    for key in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL"):
         # set, then delete: monkeypatch then restores the key's absence too, after
         # load_dotenv has written the file's values into this process's environment
         monkeypatch.setenv(key, "")
@@ -72,13 +72,38 @@ def test_settings_come_from_a_dotenv_file_without_overriding_the_environment(tmp
     (tmp_path / ".env").write_text("DISCORD_TOKEN=from-file\nDEV_GUILD_ID=123\nLOG_LEVEL=debug\n")
     monkeypatch.setenv("DATABASE_PATH", "elsewhere.sqlite3")
     s = load_settings(tmp_path / ".env")
-    assert (s.token, s.dev_guild_id, s.log_level, s.database_path) == ("from-file", 123, "DEBUG", "elsewhere.sqlite3")
+    assert (s.token, s.dev_guild_id, s.log_level, s.database_url) == ("from-file", 123, "DEBUG", "elsewhere.sqlite3")
 
 
-def test_the_database_path_has_a_default(tmp_path, monkeypatch):
+def test_the_database_has_a_default(tmp_path, monkeypatch):
     monkeypatch.delenv("DATABASE_PATH", raising=False)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.setenv("DISCORD_TOKEN", "t")
-    assert load_settings(None).database_path == "data/bot.sqlite3"
+    assert load_settings(None).database_url == "sqlite:///data/bot.sqlite3"
+
+
+def test_database_url_wins_over_database_path(monkeypatch):
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    monkeypatch.setenv("DATABASE_PATH", "old.sqlite3")
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:pw@localhost/hexcord")
+    s = load_settings(None)
+    assert s.database_dialect == "postgres"
+    assert "pw" not in repr(s)
+
+
+def test_an_unknown_database_scheme_is_a_config_error(monkeypatch):
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    monkeypatch.setenv("DATABASE_URL", "mysql://localhost/hexcord")
+    with pytest.raises(ConfigError, match="sqlite:///PATH or postgresql://"):
+        load_settings(None)
+
+
+def test_shard_ids_outside_the_shard_count_are_a_config_error(monkeypatch):
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    monkeypatch.setenv("SHARD_COUNT", "2")
+    monkeypatch.setenv("SHARD_IDS", "0-2")
+    with pytest.raises(ConfigError, match="SHARD_IDS"):
+        load_settings(None)
 
 
 def test_a_malformed_dev_guild_id_is_a_config_error(monkeypatch):

@@ -10,7 +10,14 @@ from bot.store import Conflict, Store, migrations
 
 
 @pytest.fixture
-async def store(tmp_path):
+async def store(database_url):
+    s = await Store.open(database_url)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path):
     s = await Store.open(tmp_path / "sub" / "bot.sqlite3")
     yield s
     await s.close()
@@ -35,8 +42,8 @@ async def test_open_creates_the_folder_and_applies_every_migration(tmp_path):
         await s.close()
 
 
-async def test_database_is_in_wal_mode(store):
-    row = await store._one("PRAGMA journal_mode")
+async def test_database_is_in_wal_mode(sqlite_store):
+    row = await sqlite_store._one("PRAGMA journal_mode")
     assert row[0] == "wal"
 
 
@@ -98,11 +105,12 @@ async def test_a_finished_game_frees_its_channel(store):
     await _game(store, channel_id=7)
 
 
-async def test_concurrent_transactions_do_not_interleave(store):
+async def test_transactions_holding_the_same_game_do_not_interleave(store):
     gid = await _game(store)
 
     async def append(seq: int) -> None:
         async with store.transaction():
+            await store.lock_game(gid)
             current = len(await store.actions(gid))
             await asyncio.sleep(0)  # let the other task try to run in between
             await store.append_actions(gid, current, [f"a{seq}"], 100, 1.0)
@@ -132,13 +140,54 @@ async def test_timers_come_back_earliest_first_and_only_when_due(store):
     assert (await store.next_timer()).due_at == 10.0
 
 
-async def test_backup_makes_a_consistent_copy(store, tmp_path):
-    await store.set_meta("k", "v")
+async def test_backup_makes_a_consistent_copy(sqlite_store, tmp_path):
+    await sqlite_store.set_meta("k", "v")
     target = tmp_path / "copy.sqlite3"
-    await store.backup(target)
+    await sqlite_store.backup(target)
     copy = await Store.open(target)
     try:
         assert await copy.get_meta("k") == "v"
         assert await copy.integrity_check() == "ok"
     finally:
         await copy.close()
+
+
+async def test_a_game_finishes_only_once(store):
+    gid = await _game(store)
+    async with store.transaction():
+        first = await store.finish_game(gid, status="finished", winner_seat=0, reason="resignation", now=1.0)
+        second = await store.finish_game(gid, status="finished", winner_seat=1, reason="resignation", now=2.0)
+    assert (first, second) == (True, False)
+    assert (await store.get_game(gid)).winner_seat == 0
+
+
+async def test_the_game_version_changes_with_every_change_of_the_record(store):
+    gid = await _game(store)
+    seen = [await store.game_version(gid)]
+    async with store.transaction():
+        await store.append_actions(gid, 0, ["c3", "swap"], 100, 1.0)
+    seen.append(await store.game_version(gid))
+    async with store.transaction():
+        await store.mark_taken_back(gid, [1])
+    seen.append(await store.game_version(gid))
+    assert len(set(seen)) == 3
+
+
+async def test_timer_ids_are_never_handed_out_twice(store):
+    async with store.transaction():
+        first = await store.add_timer(1.0, "a", 1)
+        await store.delete_timer(first)
+        second = await store.add_timer(1.0, "a", 1)
+    assert second != first
+
+
+async def test_snowflakes_and_seeds_keep_all_their_bits(store):
+    snowflake, seed = 1_234_567_890_123_456_789, (1 << 62) - 1
+    async with store.transaction():
+        row = await store.insert_game(
+            guild_id=snowflake, channel_id=snowflake + 1, parent_id=None, game="hex", size=5, variants=(),
+            first=None, seed=seed, seat0_id=snowflake + 2, seat1_id=snowflake + 3, rated=False,
+            challenge_id=None, now=1.0,
+        )
+    got = await store.get_game(row.id)
+    assert (got.guild_id, got.channel_id, got.seed, got.rated) == (snowflake, snowflake + 1, seed, False)

@@ -12,8 +12,8 @@ from tests.bot.harness import ManualClock
 
 
 @pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "bot.sqlite3")
+async def store(database_url):
+    s = await Store.open(database_url)
     yield s
     await s.close()
 

@@ -44,7 +44,7 @@ async def test_the_token_never_leaves_the_authorization_header(tmp_path):
     fake = FakeDiscord(token=TOKEN)
     w = standard_world(fake)
     await fake.start()
-    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID")}
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS", "DEV_GUILD_ID")}
     env.update(DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(tmp_path / "bot.sqlite3"), LOG_LEVEL="DEBUG",
                PYTHONUNBUFFERED="1")
     env = fake.launch_env(env)
@@ -187,7 +187,7 @@ async def _challenge_once(tmp_path):
     await fake.start()
     try:
         with patch_discord(fake):
-            bot = HexBot(Settings(token=TOKEN, database_path=str(tmp_path / "bot.sqlite3")), clock=ManualClock())
+            bot = HexBot(Settings(token=TOKEN, database_url=str(tmp_path / "bot.sqlite3")), clock=ManualClock())
             async with run_client(bot, fake):
                 return await fake.slash(w.alice, w.channel, "challenge", opponent=w.bob, game="hex", size=5)
     finally:
