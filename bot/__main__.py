@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .main import run_backup, run_bot, run_migrate
+from .main import run_backup, run_bot, run_migrate, run_sync
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -16,11 +16,14 @@ def main(argv: list[str] | None = None) -> int:
     backup.add_argument("path", help="where to write the copy")
     migrate = sub.add_parser("migrate", help="bring the database schema up to date (start-up does it too)")
     migrate.add_argument("url", nargs="?", help="the database (default: DATABASE_URL)")
+    sub.add_parser("sync", help="sync the slash commands with Discord now (the shard-0 process does it at start-up)")
     args = parser.parse_args(argv)
     if args.command == "backup":
         return run_backup(args.path)
     if args.command == "migrate":
         return run_migrate(args.url)
+    if args.command == "sync":
+        return run_sync()
     return run_bot()
 
 

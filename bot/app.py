@@ -36,10 +36,19 @@ class HexTree(app_commands.CommandTree):
 
 
 class HexBot(commands.Bot):
-    """The hex-games bot. ``clock`` and extra client options are injectable for tests."""
+    """The hex-games bot. ``clock`` and extra client options are injectable for tests.
+
+    ``sync_only``: set up, sync the command tree and do nothing else (``python -m bot sync``).
+    """
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None, ai: BotAI | None = None,
-                 **client_options: Any) -> None:
+                 sync_only: bool = False, **client_options: Any) -> None:
+        if settings.shards is not None:
+            client_options.setdefault("shard_count", settings.shards.count)
+            if isinstance(self, discord.AutoShardedClient):
+                client_options.setdefault("shard_ids", list(settings.shards.ids))
+            else:  # one shard: a plain client identifies as [shard id, shard count]
+                client_options.setdefault("shard_id", settings.shards.ids[0])
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -49,6 +58,7 @@ class HexBot(commands.Bot):
             **client_options,
         )
         self.settings = settings
+        self.sync_only = sync_only
         self.clock: Clock = clock or SystemClock()
         self.ai = ai or BotAI()
         self.store: Store
@@ -60,14 +70,27 @@ class HexBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open the database, load the cogs (each registers its buttons), start timers, sync commands if they changed."""
         self.store = await Store.open(self.settings.database_url)
-        self.timers = Timers(self.store, self.clock)
+        shared = self.store.dialect == "postgres"  # other processes may use the same database
+        self.timers = Timers(self.store, self.clock, shards=self.settings.shards, shared=shared)
         self.service = GameService(self.store, clock=self.clock.now, schedule=self.timers.schedule)
         for cog in COGS:
             await self.load_extension(cog)
-        await self.sync_commands_if_changed()
+        if self.sync_only:
+            await self.sync_commands_if_changed(force=True)
+            return
+        if self.settings.shards is None or 0 in self.settings.shards.ids:
+            # One process syncs (the one with shard 0); the database lock keeps two that both
+            # think so during a reshard from syncing at once.
+            async with self.store.exclusive("sync-commands") as mine:
+                if mine:
+                    await self.sync_commands_if_changed()
         self.timers.start()
 
-    async def sync_commands_if_changed(self) -> bool:
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process runs the shard a server is on (its background work is ours)."""
+        return self.settings.shards is None or self.settings.shards.owns(guild_id)
+
+    async def sync_commands_if_changed(self, force: bool = False) -> bool:
         """Sync the command tree only when its definitions differ from the last sync (rate limits)."""
         guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         if guild is not None:
@@ -75,7 +98,7 @@ class HexBot(commands.Bot):
         payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
         key = f"commands:{guild.id if guild else 'global'}"
-        if await self.store.get_meta(key) == digest:
+        if not force and await self.store.get_meta(key) == digest:
             log.info("commands unchanged; not syncing")
             return False
         await self.tree.sync(guild=guild)
@@ -116,3 +139,14 @@ class HexBot(commands.Bot):
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()
+
+
+class ShardedHexBot(HexBot, commands.AutoShardedBot):
+    """The bot running several shards (SHARD_IDS) in one process, one gateway connection each."""
+
+
+def make_bot(settings: Settings, **options: Any) -> HexBot:
+    """The bot for these settings: sharded when SHARD_COUNT / SHARD_IDS are set."""
+    if settings.shards is not None and len(settings.shards.ids) > 1:
+        return ShardedHexBot(settings, **options)
+    return HexBot(settings, **options)

@@ -37,10 +37,36 @@ def _database_failure(settings: Settings, exc: BaseException) -> int:
 
 
 async def _run(settings: Settings) -> None:
-    from .app import HexBot
+    from .app import make_bot
 
-    async with HexBot(settings) as bot:
+    async with make_bot(settings) as bot:
         await bot.start(settings.token)
+
+
+async def _sync(settings: Settings) -> None:
+    from .app import make_bot
+
+    async with make_bot(settings, sync_only=True) as bot:
+        await bot.login(settings.token)  # runs setup_hook, which syncs the command tree
+
+
+def run_sync() -> int:
+    """Sync the command tree with Discord now, once, without connecting to the gateway."""
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        return fail(str(exc))
+    setup_logging(settings.log_level, settings.token)
+    try:
+        asyncio.run(_sync(settings))
+    except discord.LoginFailure:
+        return fail("Discord rejected the token in DISCORD_TOKEN. Copy it again from the Developer Portal (Bot → Reset Token).")
+    except discord.HTTPException as exc:
+        return fail(f"Discord answered {exc.status} to the command sync ({exc.text or 'no details'}); try again shortly.")
+    except DATABASE_ERRORS as exc:
+        return _database_failure(settings, exc)
+    print("commands synced")
+    return 0
 
 
 def run_bot() -> int:

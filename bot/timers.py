@@ -1,30 +1,54 @@
 """One background task drives every timed event stored in the ``timers`` table.
 
 It sleeps until the earliest due row (or until :meth:`Timers.wake` says a
-nearer one was added), hands each due row to the handler registered for its
-kind, and deletes it. Rows outlive restarts, so nothing is forgotten.
+nearer one was added), claims the due rows of its shards' servers, hands each
+to the handler registered for its kind, and deletes it. Rows outlive restarts,
+so nothing is forgotten.
+
+With several processes on one database a row is *claimed* before it runs: the
+claim is a lease (``LEASE`` seconds) that no other process takes over unless it
+lapses (the claimant crashed mid-handler); only the claimant deletes the row.
+Another process's new timer may be earlier than the one this driver sleeps
+for, so with several processes the driver also looks again every ``POLL`` seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import secrets
+import socket
 from typing import Awaitable, Callable
 
 from .clock import Clock
+from .shards import ShardPlan
 from .store import Store, TimerRow
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[TimerRow], Awaitable[None]]
 
+#: seconds a claimed timer stays with its claimant before another process may take it
+LEASE = 120.0
+#: seconds between looks at the table when other processes may add timers
+POLL = 2.0
+
 
 class Timers:
-    """The timer driver: register handlers, :meth:`start`, :meth:`schedule`, :meth:`stop`."""
+    """The timer driver: register handlers, :meth:`start`, :meth:`schedule`, :meth:`stop`.
 
-    def __init__(self, store: Store, clock: Clock) -> None:
+    ``shards``: only timers of these shards' servers are fired here (None: all of them).
+    ``shared``: other processes use the same database (poll for their new timers).
+    """
+
+    def __init__(self, store: Store, clock: Clock, *, shards: ShardPlan | None = None, shared: bool = False) -> None:
         self.store = store
         self.clock = clock
+        self.shards = shards
+        self.shared = shared
+        #: who claims timers: unique per process run, readable in the table
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self._handlers: dict[str, Handler] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
@@ -57,9 +81,9 @@ class Timers:
             self._task = None
 
     async def run_due(self) -> int:
-        """Dispatch every row due now; return how many ran."""
+        """Claim and dispatch every row of ours due now; return how many ran."""
         count = 0
-        for row in await self.store.due_timers(self.clock.now()):
+        for row in await self.store.claim_timers(self.clock.now(), self.owner, LEASE, self.shards):
             if not await self.store.timer_exists(row.id):
                 continue  # cancelled meanwhile (e.g. the challenge was accepted, or a move re-armed the clock)
             handler = self._handlers.get(row.kind)
@@ -71,21 +95,29 @@ class Timers:
                 except Exception:
                     log.exception("timer %d (%s %d) failed", row.id, row.kind, row.ref_id)
                 count += 1
-            # Deleted only once handled: a crash while the handler ran leaves the row to run
-            # again after the restart (handlers ignore a timer that is stale or already done).
+            # Deleted only once handled, and only by its claimant: a crash while the handler ran
+            # leaves the row to run again when the lease lapses (handlers ignore a timer that is
+            # stale or already done).
             async with self.store.transaction():
-                await self.store.delete_timer(row.id)
+                await self.store.delete_timer(row.id, self.owner)
         return count
 
     async def _run(self) -> None:
+        if not self.shared:
+            # The only process on this database: claims left in the table are a crashed run's.
+            await self.store.release_timer_claims()
         while True:
             self._wake.clear()
             try:
                 await self.run_due()
-                nxt = await self.store.next_timer()
+                nxt = await self.store.next_timer(self.shards, self.clock.now())
             except Exception:
                 log.exception("timer loop error; retrying in a minute")
                 nxt = None
                 await self.clock.wait_until(self.clock.now() + 60, self._wake)
                 continue
-            await self.clock.wait_until(None if nxt is None else nxt.due_at, self._wake)
+            until = None if nxt is None else nxt.due_at
+            if self.shared:
+                soon = self.clock.now() + POLL
+                until = soon if until is None else min(until, soon)
+            await self.clock.wait_until(until, self._wake)

@@ -68,9 +68,10 @@ class Opponent(commands.Cog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """After a (re)start, resume every AI game that waits for the AI."""
+        """After a (re)start, resume every AI game that waits for the AI on this process's shards
+        (another process resumes the others; playing one twice would still apply once)."""
         for row in await self.service.active_games():
-            if row.ai_level is not None:
+            if row.ai_level is not None and self.bot.owns(row.guild_id):
                 self.kick(row.id)
 
     async def cog_unload(self) -> None:

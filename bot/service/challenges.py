@@ -129,7 +129,7 @@ class ChallengesService(ServiceCore):
                 seat=req.seat, rated=req.rated, thread=thread, created_at=now,
                 expires_at=now + settings.challenge_minutes * 60.0, clock=clock,
             )
-            await self.store.add_timer(row.expires_at, "challenge-expiry", row.id)
+            await self.store.add_timer(row.expires_at, "challenge-expiry", row.id, guild_id=row.guild_id)
         if names:
             await self.store.remember_names(req.guild_id, names, now)
         if self._schedule:

@@ -40,10 +40,10 @@ async def arm_timers(store: Store, row: GameRow, now: float) -> None:
         await store.delete_timers(kind, row.id)
     per_move = CLOCKS.get(row.clock)
     if per_move is None or row.deadline is None:
-        await store.add_timer(now + ABANDON_AFTER, "abandon", row.id)
+        await store.add_timer(now + ABANDON_AFTER, "abandon", row.id, guild_id=row.guild_id)
         return
     payload = json.dumps({"deadline": row.deadline})
-    await store.add_timer(row.deadline - per_move / 4, "reminder", row.id, payload)
-    await store.add_timer(row.deadline, "deadline", row.id, payload)
+    await store.add_timer(row.deadline - per_move / 4, "reminder", row.id, payload, guild_id=row.guild_id)
+    await store.add_timer(row.deadline, "deadline", row.id, payload, guild_id=row.guild_id)
     # A win on time nobody claims must not hold the channel for ever.
-    await store.add_timer(row.deadline + ABANDON_AFTER, "abandon", row.id)
+    await store.add_timer(row.deadline + ABANDON_AFTER, "abandon", row.id, guild_id=row.guild_id)

@@ -41,7 +41,7 @@ class TimedService(MovesService):
             if self.clock() < idle_until:
                 async with self.store.transaction():
                     await self.store.delete_timers("abandon", row.id)
-                    await self.store.add_timer(idle_until, "abandon", row.id)
+                    await self.store.add_timer(idle_until, "abandon", row.id, guild_id=row.guild_id)
                 await self._wake()
                 return None
             pos = await self._position(row)

@@ -19,10 +19,12 @@ Rules every backend keeps:
 from __future__ import annotations
 
 import abc
+import contextlib
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Iterable
+from typing import AsyncIterator, Iterable
 
+from ..shards import ShardPlan
 from .rows import ChallengeRow, GameRow, GuildSettings, RatingRow, TakebackRow, TimerRow
 
 
@@ -59,6 +61,12 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def migrate(self) -> int:
         """Apply every migration newer than the database; return the schema version."""
+
+    @contextlib.asynccontextmanager
+    async def exclusive(self, name: str) -> AsyncIterator[bool]:
+        """Hold a named lock shared by every process on this database for the block, if free;
+        yields whether this process got it. (One SQLite file has one bot process: always True.)"""
+        yield True
 
     @abc.abstractmethod
     def transaction(self) -> AbstractAsyncContextManager["Store"]:
@@ -241,20 +249,34 @@ class Store(abc.ABC):
 
     # -- timers ------------------------------------------------------------------------
     @abc.abstractmethod
-    async def add_timer(self, due_at: float, kind: str, ref_id: int, payload: str = "{}") -> int:
-        """Schedule a timed event (inside a transaction); returns its id, never one used before."""
+    async def add_timer(self, due_at: float, kind: str, ref_id: int, payload: str = "{}", *,
+                        guild_id: int | None = None) -> int:
+        """Schedule a timed event about something in a server (inside a transaction); returns its id,
+        never one used before. ``guild_id`` decides which shard's process fires it."""
 
     @abc.abstractmethod
-    async def next_timer(self) -> TimerRow | None:
-        """The earliest scheduled event."""
+    async def next_timer(self, shards: ShardPlan | None = None, now: float | None = None) -> TimerRow | None:
+        """The earliest scheduled event (of these shards' servers; not claimed by anyone at ``now``)."""
 
     @abc.abstractmethod
     async def due_timers(self, now: float) -> list[TimerRow]:
         """Every event due at or before ``now``, earliest first."""
 
     @abc.abstractmethod
-    async def delete_timer(self, timer_id: int) -> bool:
-        """Remove one event (inside a transaction); False if it was already gone."""
+    async def claim_timers(self, now: float, owner: str, lease: float, shards: ShardPlan | None = None,
+                           limit: int = 50) -> list[TimerRow]:
+        """Claim up to ``limit`` due events of these shards' servers for ``owner`` until ``now + lease``,
+        earliest first. Events claimed by someone else are skipped until their lease lapses (a
+        crashed claimant), so two processes never both get one."""
+
+    @abc.abstractmethod
+    async def release_timer_claims(self) -> int:
+        """Drop every claim (a lone process starting: whoever held them is gone); how many."""
+
+    @abc.abstractmethod
+    async def delete_timer(self, timer_id: int, owner: str | None = None) -> bool:
+        """Remove one event (inside a transaction); with ``owner``, only while it holds the claim.
+        False if it was already gone (or claimed by another)."""
 
     @abc.abstractmethod
     async def timer_exists(self, timer_id: int) -> bool:

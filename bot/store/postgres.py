@@ -20,14 +20,16 @@ from typing import Any, AsyncIterator, Iterable
 import asyncpg
 
 from ..migrations import packaged
+from ..shards import ShardPlan
 from .base import Conflict, Store
 from .rows import ChallengeRow, GameRow, GuildSettings, RatingRow, TakebackRow, TimerRow
 
 log = logging.getLogger(__name__)
 
-#: pg_advisory_lock keys of this bot (any fixed numbers unlikely to be used by others)
+#: pg_advisory_lock key of migrations, and the first key of :meth:`PostgresStore.exclusive` locks
+#: (fixed numbers of this bot, unlikely to be used by anything else on the server)
 MIGRATE_LOCK = 0x6865_7801
-SYNC_LOCK = 0x6865_7802
+LOCK_SPACE = 0x6865_78
 
 
 def postgres_migrations() -> list[tuple[int, str, str]]:
@@ -126,15 +128,15 @@ class PostgresStore(Store):
                 del self._tx[me]
 
     @contextlib.asynccontextmanager
-    async def advisory_lock(self, key: int) -> AsyncIterator[bool]:
-        """Try a session advisory lock for the block; yields whether this process got it."""
+    async def exclusive(self, name: str) -> AsyncIterator[bool]:
+        """Try a session advisory lock named ``name`` for the block; yields whether this process got it."""
         async with self._pool.acquire() as conn:
-            got = await conn.fetchval("SELECT pg_try_advisory_lock($1)", key)
+            got = await conn.fetchval("SELECT pg_try_advisory_lock($1, hashtext($2))", LOCK_SPACE, name)
             try:
                 yield bool(got)
             finally:
                 if got:
-                    await conn.execute("SELECT pg_advisory_unlock($1)", key)
+                    await conn.execute("SELECT pg_advisory_unlock($1, hashtext($2))", LOCK_SPACE, name)
 
     def _conn(self) -> asyncpg.Connection | None:
         task = asyncio.current_task()
@@ -492,20 +494,34 @@ class PostgresStore(Store):
         return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
     # -- timers ------------------------------------------------------------------------
-    async def add_timer(self, due_at: float, kind: str, ref_id: int, payload: str = "{}") -> int:
+    async def add_timer(self, due_at: float, kind: str, ref_id: int, payload: str = "{}", *,
+                        guild_id: int | None = None) -> int:
         """Schedule a timed event (inside a transaction); returns its id, never one used before."""
         self._require_tx()
         timer_id = await self._val(
-            "INSERT INTO timers (due_at, kind, ref_id, payload) VALUES ($1,$2,$3,$4) RETURNING id",
-            due_at, kind, ref_id, payload,
+            "INSERT INTO timers (due_at, kind, ref_id, payload, guild_id) VALUES ($1,$2,$3,$4,$5) RETURNING id",
+            due_at, kind, ref_id, payload, guild_id,
         )
-        # Wakes the timer drivers of every process at commit (LISTEN hexcord_timers).
-        await self._run("SELECT pg_notify('hexcord_timers', $1)", str(due_at))
+        # Wakes the timer drivers of every process at COMMIT (LISTEN hexcord_timers).
+        await self._val("SELECT pg_notify('hexcord_timers', $1)", str(due_at))
         return timer_id
 
-    async def next_timer(self) -> TimerRow | None:
-        """The earliest scheduled event."""
-        row = await self._one("SELECT * FROM timers ORDER BY due_at, id LIMIT 1")
+    @staticmethod
+    def _shard_filter(shards: ShardPlan | None, first: int) -> tuple[str, list[Any]]:
+        """An extra WHERE condition (parameters from ``$first``) keeping these shards' servers."""
+        if shards is None:
+            return "", []
+        return (f" AND ((COALESCE(guild_id, 0) >> 22) % ${first}) = ANY(${first + 1}::int[])",
+                [shards.count, list(shards.ids)])
+
+    async def next_timer(self, shards: ShardPlan | None = None, now: float | None = None) -> TimerRow | None:
+        """The earliest scheduled event (of these shards' servers; not claimed by anyone at ``now``)."""
+        where, args = self._shard_filter(shards, 2)
+        row = await self._one(
+            "SELECT * FROM timers WHERE ($1::float8 IS NULL OR claimed_until IS NULL OR claimed_until <= $1)"
+            f"{where} ORDER BY due_at, id LIMIT 1",
+            now, *args,
+        )
         return None if row is None else TimerRow(**dict(row))
 
     async def due_timers(self, now: float) -> list[TimerRow]:
@@ -513,9 +529,32 @@ class PostgresStore(Store):
         rows = await self._all("SELECT * FROM timers WHERE due_at <= $1 ORDER BY due_at, id", now)
         return [TimerRow(**dict(r)) for r in rows]
 
-    async def delete_timer(self, timer_id: int) -> bool:
-        """Remove one event (inside a transaction); False if it was already gone."""
-        return await self._run("DELETE FROM timers WHERE id = $1", timer_id) == 1
+    async def claim_timers(self, now: float, owner: str, lease: float, shards: ShardPlan | None = None,
+                           limit: int = 50) -> list[TimerRow]:
+        """Claim due events for ``owner`` until ``now + lease``; rows another process is claiming
+        right now are skipped (SKIP LOCKED), rows it holds a live lease on are not due for us."""
+        where, args = self._shard_filter(shards, 5)
+        async with self.transaction():
+            rows = await self._all(
+                "UPDATE timers SET claimed_by = $1, claimed_until = $2 + $3 WHERE id IN ("
+                " SELECT id FROM timers WHERE due_at <= $2 AND (claimed_until IS NULL OR claimed_until <= $2)"
+                f"{where} ORDER BY due_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) RETURNING *",
+                owner, now, lease, limit, *args,
+            )
+        return sorted((TimerRow(**dict(r)) for r in rows), key=lambda t: (t.due_at, t.id))
+
+    async def release_timer_claims(self) -> int:
+        """Drop every claim (a lone process starting: whoever held them is gone); how many."""
+        async with self.transaction():
+            return await self._run(
+                "UPDATE timers SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by IS NOT NULL"
+            )
+
+    async def delete_timer(self, timer_id: int, owner: str | None = None) -> bool:
+        """Remove one event (inside a transaction); with ``owner``, only while it holds the claim."""
+        if owner is None:
+            return await self._run("DELETE FROM timers WHERE id = $1", timer_id) == 1
+        return await self._run("DELETE FROM timers WHERE id = $1 AND claimed_by = $2", timer_id, owner) == 1
 
     async def timer_exists(self, timer_id: int) -> bool:
         """Whether an event is still waiting (not handled, not cancelled)."""

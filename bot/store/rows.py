@@ -109,3 +109,6 @@ class TimerRow:
     kind: str
     ref_id: int
     payload: str
+    guild_id: int | None = None
+    claimed_by: str | None = None
+    claimed_until: float | None = None

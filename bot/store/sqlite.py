@@ -22,6 +22,7 @@ from typing import Any, AsyncIterator, Iterable
 import aiosqlite
 
 from ..migrations import packaged
+from ..shards import ShardPlan
 from .base import Conflict, Store
 from .rows import ChallengeRow, GameRow, GuildSettings, RatingRow, TakebackRow, TimerRow
 
@@ -422,22 +423,61 @@ class SQLiteStore(Store):
         return {r[0]: (r[1], r[2] or 0, r[3] or 0) for r in rows}
 
     # -- timers ------------------------------------------------------------------------
-    async def add_timer(self, due_at: float, kind: str, ref_id: int, payload: str = "{}") -> int:
+    async def add_timer(self, due_at: float, kind: str, ref_id: int, payload: str = "{}", *,
+                        guild_id: int | None = None) -> int:
         cur = await self._run(
-            "INSERT INTO timers (due_at, kind, ref_id, payload) VALUES (?,?,?,?)", (due_at, kind, ref_id, payload)
+            "INSERT INTO timers (due_at, kind, ref_id, payload, guild_id) VALUES (?,?,?,?,?)",
+            (due_at, kind, ref_id, payload, guild_id),
         )
         return _new_id(cur)
 
-    async def next_timer(self) -> TimerRow | None:
-        row = await self._one("SELECT * FROM timers ORDER BY due_at, id LIMIT 1")
+    @staticmethod
+    def _shard_filter(shards: ShardPlan | None) -> str:
+        if shards is None:
+            return ""
+        return (f" AND ((COALESCE(guild_id, 0) >> 22) % {int(shards.count)})"
+                f" IN ({','.join(str(int(i)) for i in shards.ids)})")
+
+    async def next_timer(self, shards: ShardPlan | None = None, now: float | None = None) -> TimerRow | None:
+        unclaimed = "" if now is None else f" AND (claimed_until IS NULL OR claimed_until <= {float(now)!r})"
+        row = await self._one(
+            f"SELECT * FROM timers WHERE 1 = 1{unclaimed}{self._shard_filter(shards)} ORDER BY due_at, id LIMIT 1"
+        )
         return None if row is None else TimerRow(**dict(row))
 
     async def due_timers(self, now: float) -> list[TimerRow]:
         rows = await self._all("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id", (now,))
         return [TimerRow(**dict(r)) for r in rows]
 
-    async def delete_timer(self, timer_id: int) -> bool:
-        cur = await self._run("DELETE FROM timers WHERE id = ?", (timer_id,))
+    async def claim_timers(self, now: float, owner: str, lease: float, shards: ShardPlan | None = None,
+                           limit: int = 50) -> list[TimerRow]:
+        # BEGIN IMMEDIATE: the select and the update are one step for every process on the file.
+        async with self.transaction():
+            rows = await self._all(
+                "SELECT id FROM timers WHERE due_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)"
+                f"{self._shard_filter(shards)} ORDER BY due_at, id LIMIT ?",
+                (now, now, limit),
+            )
+            ids = [r[0] for r in rows]
+            for timer_id in ids:
+                await self._run("UPDATE timers SET claimed_by = ?, claimed_until = ? WHERE id = ?",
+                                (owner, now + lease, timer_id))
+            if not ids:
+                return []
+            marks = ",".join("?" * len(ids))
+            claimed = await self._all(f"SELECT * FROM timers WHERE id IN ({marks}) ORDER BY due_at, id", ids)
+        return [TimerRow(**dict(r)) for r in claimed]
+
+    async def release_timer_claims(self) -> int:
+        async with self.transaction():
+            cur = await self._run("UPDATE timers SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by IS NOT NULL")
+            return cur.rowcount
+
+    async def delete_timer(self, timer_id: int, owner: str | None = None) -> bool:
+        if owner is None:
+            cur = await self._run("DELETE FROM timers WHERE id = ?", (timer_id,))
+        else:
+            cur = await self._run("DELETE FROM timers WHERE id = ? AND claimed_by = ?", (timer_id, owner))
         return cur.rowcount == 1
 
     async def timer_exists(self, timer_id: int) -> bool:

@@ -46,6 +46,17 @@ class GatewaySession:
         """The intents from IDENTIFY."""
         return int(self.identify.get("intents", 0))
 
+    @property
+    def shard(self) -> tuple[int, int]:
+        """(shard id, shard count) from IDENTIFY; (0, 1) for an unsharded session."""
+        shard = self.identify.get("shard") or [0, 1]
+        return int(shard[0]), int(shard[1])
+
+    def covers(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this server's events to this session (direct messages: shard 0)."""
+        shard_id, count = self.shard
+        return (0 if guild_id is None else (guild_id >> 22) % count) == shard_id
+
     def frame(self, event: str, data: Any) -> str:
         """Number the next dispatch and keep it for a later RESUME."""
         self.seq += 1
@@ -81,6 +92,16 @@ class GatewayConnection:
     async def send(self, payload: dict[str, Any]) -> None:
         """Send a JSON frame."""
         await self.send_text(json.dumps(payload))
+
+
+def guild_of(event: str, data: Any) -> int | None:
+    """The server an event is about (None: a direct message or no server), which picks its shard."""
+    if not isinstance(data, dict):
+        return None
+    gid = data.get("guild_id")
+    if gid is None and event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"):
+        gid = data.get("id")
+    return int(gid) if gid is not None else None
 
 
 class Gateway:
@@ -134,9 +155,13 @@ class Gateway:
     # ---- dispatch
 
     async def dispatch(self, event: str, data: Any, *, intent: int | None = None,
-                       transform: "Callable[[GatewaySession, Any], Any] | None" = None) -> int:
-        """Send a DISPATCH to every live session; buffer it in disconnected ones (for RESUME).
+                       transform: "Callable[[GatewaySession, Any], Any] | None" = None,
+                       every_shard: bool = False) -> int:
+        """Send a DISPATCH to every live session of the shard the event's server is on (direct
+        messages: shard 0); buffer it in disconnected ones (for RESUME).
 
+        ``every_shard``: send it to every session whatever its shard, as Discord may while shards
+        are being moved between processes (for tests of exactly-once handling).
         ``intent``: only sessions that IDENTIFYed with this intent bit get it
         (e.g. GUILD_MESSAGES for MESSAGE_CREATE). ``transform(session, data)``
         adapts the payload per session (e.g. blank content without the
@@ -144,9 +169,12 @@ class Gateway:
         """
         sent = 0
         self.dispatched.append((event, data))
+        guild_id = guild_of(event, data)
         for session in self.sessions:
             if session.invalidated or (intent is not None and not session.intents & intent):
                 continue
+            if not (every_shard or session.covers(guild_id)):
+                continue  # another shard's server
             text = session.frame(event, transform(session, data) if transform else data)
             conn = session.connection
             if conn is not None and conn.alive and conn.ready:
@@ -238,13 +266,23 @@ class Gateway:
         if conn.session is not None:
             await conn.ws.close(code=4005, message=b"Already authenticated.")
             return
+        shard = data.get("shard")
+        if shard is not None and not (
+            isinstance(shard, list) and len(shard) == 2 and all(isinstance(x, int) for x in shard)
+            and 0 <= shard[0] < shard[1]
+        ):
+            await conn.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        if (shard[1] if shard else 1) < self.fake.shard_count and len(self.fake.bot_guilds()) >= 2500:
+            await conn.ws.close(code=4011, message=b"Sharding required.")
+            return
         self.identifies += 1
         session = GatewaySession(session_id=secrets.token_hex(16), identify=data)
         self.sessions.append(session)
         conn.session = session
         session.connection = conn
         fake = self.fake
-        guilds = fake.bot_guilds()
+        guilds = [g for g in fake.bot_guilds() if session.covers(g.id)]
         ready = {
             "v": 10,
             "user": fake.bot_user.payload() | {"verified": True, "mfa_enabled": False, "email": None},

@@ -371,7 +371,7 @@ async def get_gateway_bot(fake: "FakeDiscord", req: ApiRequest) -> Reply:
     """Gateway URL, shard count and session start limits (used by AutoShardedClient)."""
     return 200, {
         "url": fake.gateway_url,
-        "shards": 1,
+        "shards": fake.shard_count,
         "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 86400000, "max_concurrency": 1},
     }
 

@@ -102,8 +102,14 @@ class FakeDiscord:
         heartbeat_interval_ms: int = 41250,
         dispatch_message_events: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        shard_count: int = 1,
     ) -> None:
         self.token = token
+        #: what GET /gateway/bot recommends; each IDENTIFY names its [shard id, shard count]
+        self.shard_count = shard_count
+        #: deliver every event to every session whatever its shard, as during a reshard
+        #: (two processes then both see a server's events)
+        self.overlap_shards = False
         self.interaction_deadline = interaction_deadline
         self.attachment_size_limit = attachment_size_limit
         self.webhook_token_ttl = webhook_token_ttl
@@ -494,6 +500,7 @@ class FakeDiscord:
 
         Keyword arguments (``intent=``, ``transform=``) go to :meth:`Gateway.dispatch`.
         """
+        kwargs.setdefault("every_shard", self.overlap_shards)
         return await self.gateway.dispatch(event, data, **kwargs)
 
     async def wait_until_connected(self, timeout: float = 10.0) -> None:

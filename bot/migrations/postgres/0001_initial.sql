@@ -1,4 +1,4 @@
--- The whole schema of SQLite migrations 0001-0004 for PostgreSQL: Discord snowflakes are BIGINT,
+-- The whole schema of SQLite migrations 0001-0005 for PostgreSQL: Discord snowflakes are BIGINT,
 -- row ids are identity columns (never handed out twice, even after a delete), yes/no are BOOLEAN,
 -- times are seconds since the epoch (DOUBLE PRECISION) as on SQLite, so rows copy across unchanged.
 
@@ -92,7 +92,10 @@ CREATE TABLE timers (
     due_at      DOUBLE PRECISION NOT NULL,
     kind        TEXT    NOT NULL,
     ref_id      BIGINT  NOT NULL,
-    payload     TEXT    NOT NULL DEFAULT '{}'
+    payload     TEXT    NOT NULL DEFAULT '{}',
+    guild_id    BIGINT,                     -- NULL: no server (shard 0)
+    claimed_by  TEXT,                       -- the process handling it now
+    claimed_until DOUBLE PRECISION          -- its claim lapses then (a crashed claimant)
 );
 CREATE INDEX timers_due ON timers (due_at);
 
