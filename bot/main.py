@@ -194,3 +194,20 @@ def _pg_dump(url: str, path: str) -> int:
         return fail(f"pg_dump failed: {done.stderr.strip().splitlines()[-1] if done.stderr.strip() else done.returncode}")
     print(f"backed up the PostgreSQL database to {path} (restore with pg_restore --clean --dbname=URL {path})")
     return 0
+
+
+def run_copy_db(source: str, target: str) -> int:
+    """Copy every row from one database to another (empty) one, verify it, print the counts."""
+    from .copydb import CopyError, copy_database
+
+    try:
+        database_target(source)
+        database_target(target)
+        report = asyncio.run(copy_database(source, target))
+    except (DatabaseURLError, CopyError) as exc:
+        return fail(str(exc))
+    except DATABASE_ERRORS as exc:
+        return fail(f"can't copy the database ({exc}); check both URLs.")
+    print(report.summary())
+    print("copied and verified; point DATABASE_URL at the new database and start the bot")
+    return 0

@@ -15,6 +15,11 @@ from .errors import UserError
 from .locks import KeyLocks
 from .values import ActiveGame
 
+#: the answer when another action got into a game first (in this process or another one, maybe the
+#: same interaction delivered twice): this one changed nothing, and the game may show either
+CROSSED = ("The game changed while your action was being checked (another one got in first). "
+           "`/board` shows it as it is now; play again if yours is not there.")
+
 #: how each game is called in messages (its printed title)
 GAME_TITLES = {name: cls.title for name, cls in engine.GAMES.items()}
 
@@ -85,7 +90,7 @@ class ServiceCore:
             raise UserError("That game has just ended. See `/history`.")
         if version is not None and locked[1] != version:
             self._forget(game_id)
-            raise UserError("That move crossed with another one; nothing was changed. See `/board`.")
+            raise UserError(CROSSED)
         return locked[0]
 
     async def game_in(self, channel_id: int) -> ActiveGame | None:

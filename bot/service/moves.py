@@ -10,7 +10,7 @@ from engine import Outcome, Position, Reason
 from ..ratings import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY, Rating, rate_game
 from ..store import Conflict, GameRow, RatingRow
 from .clocks import CLOCKS, GAME_TIMERS, arm_timers
-from .core import ServiceCore
+from .core import CROSSED, ServiceCore
 from .errors import NotYourTurn, UserError
 from .values import ActiveGame, PlayResult
 
@@ -121,7 +121,7 @@ class MovesService(ServiceCore):
         except Conflict:
             # The unique keys are the last line of defence: the transaction was rolled back.
             self._forget(row.id)
-            raise UserError("That move crossed with another one; nothing was changed. See `/board`.") from None
+            raise UserError(CROSSED) from None
         if trial.outcome is not None or version is None:
             self._forget(row.id)
         else:

@@ -28,6 +28,18 @@ from ..shards import ShardPlan
 from .rows import ChallengeRow, GameRow, GuildSettings, RatingRow, TakebackRow, TimerRow
 
 
+#: every table of the bot, parents before the rows that refer to them
+TABLES = ("challenges", "games", "actions", "takebacks", "ratings", "rating_changes", "timers", "meta",
+          "players", "guild_settings", "notify")
+
+
+def check_table(table: str) -> str:
+    """``table`` if it is one of the bot's (names are put into SQL text, so only known ones pass)."""
+    if table not in TABLES:
+        raise ValueError(f"not a table of the bot: {table!r}")
+    return table
+
+
 class Conflict(Exception):
     """A write refused by a uniqueness rule of the database (the transaction was rolled back)."""
 
@@ -71,6 +83,23 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def transaction(self) -> AbstractAsyncContextManager["Store"]:
         """Run the block as one write transaction (committed at the end, rolled back on error)."""
+
+    # -- whole tables (copy-db) -----------------------------------------------------
+    @abc.abstractmethod
+    async def count_rows(self, table: str) -> int:
+        """How many rows a table of the bot (:data:`TABLES`) holds."""
+
+    @abc.abstractmethod
+    async def table_rows(self, table: str) -> list[dict[str, object]]:
+        """Every row of a table of the bot as column → value, in primary-key order."""
+
+    @abc.abstractmethod
+    async def insert_rows(self, table: str, rows: list[dict[str, object]]) -> None:
+        """Insert rows as they are, ids included (inside a transaction)."""
+
+    @abc.abstractmethod
+    async def after_bulk_insert(self) -> None:
+        """Move id counters past the ids inserted by :meth:`insert_rows` (inside a transaction)."""
 
     # -- meta ----------------------------------------------------------------------
     @abc.abstractmethod

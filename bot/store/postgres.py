@@ -21,7 +21,7 @@ import asyncpg
 
 from ..migrations import packaged
 from ..shards import ShardPlan
-from .base import Conflict, Store
+from .base import Conflict, Store, check_table
 from .rows import ChallengeRow, GameRow, GuildSettings, RatingRow, TakebackRow, TimerRow
 
 log = logging.getLogger(__name__)
@@ -169,6 +169,39 @@ class PostgresStore(Store):
         if conn is not None:
             return await conn.fetchrow(sql, *args)
         return await self._pool.fetchrow(sql, *args)
+
+    # -- whole tables (copy-db) -----------------------------------------------------
+    async def count_rows(self, table: str) -> int:
+        """How many rows a table of the bot holds."""
+        return int(await self._val(f'SELECT COUNT(*) FROM "{check_table(table)}"'))
+
+    async def table_rows(self, table: str) -> list[dict[str, object]]:
+        """Every row of a table of the bot as column → value, in primary-key order."""
+        return [dict(r) for r in await self._all(f'SELECT * FROM "{check_table(table)}" ORDER BY 1, 2')]
+
+    async def insert_rows(self, table: str, rows: list[dict[str, object]]) -> None:
+        """Insert rows as they are, ids included; SQLite's 0/1 become booleans where the column is one."""
+        if not rows:
+            return
+        types = {r[0]: r[1] for r in await self._all(
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1", check_table(table))}
+        columns = list(rows[0])
+        names = ", ".join(f'"{c}"' for c in columns)
+        marks = ", ".join(f"${i}" for i in range(1, len(columns) + 1))
+        conn = self._conn()
+        if conn is None:
+            raise RuntimeError("writes must run inside Store.transaction()")
+        records = [tuple(bool(row[c]) if types.get(c) == "boolean" and row[c] is not None else row[c]
+                         for c in columns) for row in rows]
+        await conn.executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', records)
+
+    async def after_bulk_insert(self) -> None:
+        """Move every identity counter past the largest id inserted."""
+        for table in ("challenges", "games", "takebacks", "timers"):
+            await self._val(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE((SELECT MAX(id) FROM {table}), 0) + 1,"
+                " false)"
+            )
 
     # -- meta ----------------------------------------------------------------------
     async def get_meta(self, key: str) -> str | None:

@@ -23,7 +23,7 @@ import aiosqlite
 
 from ..migrations import packaged
 from ..shards import ShardPlan
-from .base import Conflict, Store
+from .base import Conflict, Store, check_table
 from .rows import ChallengeRow, GameRow, GuildSettings, RatingRow, TakebackRow, TimerRow
 
 log = logging.getLogger(__name__)
@@ -155,6 +155,23 @@ class SQLiteStore(Store):
         row = await self._one(sql, params)
         assert row is not None
         return row[0]
+
+    # -- whole tables (copy-db) -----------------------------------------------------
+    async def count_rows(self, table: str) -> int:
+        row = await self._one(f'SELECT COUNT(*) FROM "{check_table(table)}"')
+        return int(row[0]) if row else 0
+
+    async def table_rows(self, table: str) -> list[dict[str, object]]:
+        return [dict(r) for r in await self._all(f'SELECT * FROM "{check_table(table)}" ORDER BY 1, 2')]
+
+    async def insert_rows(self, table: str, rows: list[dict[str, object]]) -> None:
+        for row in rows:
+            names = ", ".join(f'"{c}"' for c in row)
+            marks = ", ".join("?" * len(row))
+            await self._run(f'INSERT INTO "{check_table(table)}" ({names}) VALUES ({marks})', tuple(row.values()))
+
+    async def after_bulk_insert(self) -> None:
+        pass  # AUTOINCREMENT's counter already moved past every id inserted
 
     # -- meta ----------------------------------------------------------------------
     async def get_meta(self, key: str) -> str | None:
