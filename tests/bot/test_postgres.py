@@ -105,7 +105,8 @@ async def test_copy_db_moves_a_sqlite_server_to_postgres_and_the_games_go_on(fak
     async with h2.running():
         r = await h2.move(w.carol, "b2")  # the game in progress continues on PostgreSQL
         assert not r.ephemeral, r.content
-        await h2.start_game(w.bob, w.carol, "hex", size=5, thread=True)
+        assert not (await h2.slash(w.alice, "resign")).ephemeral
+        await h2.start_game(w.bob, w.carol, "hex", size=5)
     ids = [i for (i,) in query(pg_url, "SELECT id FROM games ORDER BY id")]
     assert len(ids) == len(set(ids)) == 3  # the new game got a fresh id, past the copied ones
 

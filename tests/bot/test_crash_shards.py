@@ -1,0 +1,184 @@
+"""Two bot processes (shards 0 and 1 of 2) on one PostgreSQL, SIGKILLed at seeded random moments.
+
+Servers on both shards, two games in each, all played at once; at seeded random moments
+one of the two processes (seeded too) is killed with SIGKILL and started again, 12 times.
+After every kill, straight from the database: every game's record is gapless, holds every
+move whose answer reached the fake and nothing that was not sent (no duplicate, no loss).
+At the end the ratings equal a single-process replay of the finished games, in the order
+they finished.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+from collections import Counter
+from contextlib import suppress
+from pathlib import Path
+
+import engine
+from bot.ratings import Rating, rate_game
+from tests.bot.test_shards import guild_on_shard
+from tests.dbquery import query, query_dicts
+from tests.fake_discord import FakeDiscord, FakeInteraction
+
+SEED = 16_2026
+KILLS = 12
+
+
+class ShardProcess:
+    """``python -m bot`` with SHARD_COUNT=2 and one SHARD_IDS, on the shared database."""
+
+    def __init__(self, fake: FakeDiscord, workdir: Path, url: str, shard: int) -> None:
+        self.fake, self.workdir, self.url, self.shard = fake, workdir, url, shard
+        self.proc: asyncio.subprocess.Process | None = None
+        self.runs = 0
+
+    def _sessions(self) -> int:
+        return sum(1 for c in self.fake.gateway.ready_connections
+                   if c.session is not None and c.session.shard == (self.shard, 2))
+
+    async def start(self) -> None:
+        self.runs += 1
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS",
+                            "DEV_GUILD_ID")}
+        env.update(DISCORD_TOKEN=self.fake.token, DATABASE_URL=self.url, SHARD_COUNT="2", SHARD_IDS=str(self.shard),
+                   LOG_LEVEL="INFO", PYTHONUNBUFFERED="1")
+        with open(self.workdir / f"shard{self.shard}-{self.runs:02d}.log", "wb") as log:
+            self.proc = await asyncio.create_subprocess_exec(
+                *self.fake.launch_command("bot"), env=self.fake.launch_env(env), cwd=self.workdir,
+                stdout=asyncio.subprocess.DEVNULL, stderr=log)
+        await self.fake.gateway.wait_until(lambda g: self._sessions() == 1, 90)
+
+    async def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        await self.proc.wait()
+        self.proc = None
+        await self.fake.gateway.wait_until(lambda g: self._sessions() == 0, 30)
+
+    async def stop(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.proc.wait(), 30)
+            except asyncio.TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
+        self.proc = None
+
+
+class Table:
+    """One channel: a Hex 5×5 game between two players; what was sent and what was confirmed."""
+
+    def __init__(self, fake: FakeDiscord, guild, name: str) -> None:
+        self.channel = fake.add_text_channel(guild, name)
+        self.players = (fake.add_member(guild, f"{name}-a"), fake.add_member(guild, f"{name}-b"))
+        self.game_id: int | None = None
+        self.sent: list[str] = []        # moves sent, in order (each at most once)
+        self.confirmed = 0               # how many of them got their public answer
+
+
+def stored(url: str, game_id: int) -> list[tuple[int, str]]:
+    return query(url, "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq", game_id)
+
+
+def check(url: str, tables: list[Table], stats: Counter[str]) -> None:
+    """No acknowledged move lost, nothing applied that was not sent, no gap or duplicate."""
+    for t in tables:
+        if t.game_id is None:
+            continue
+        rows = stored(url, t.game_id)
+        assert [s for s, _ in rows] == list(range(len(rows))), f"gap or duplicate: {rows}"
+        actions = [a for _, a in rows]
+        assert actions == t.sent[:len(actions)], (actions, t.sent)
+        assert len(actions) >= t.confirmed, f"a confirmed move is lost: {actions} < {t.sent[:t.confirmed]}"
+        stats["moves stored"] += len(actions) - stats[f"seen {t.game_id}"]
+        stats[f"seen {t.game_id}"] = len(actions)
+        stats["sent but lost with the process (never answered)"] += len(t.sent) - len(actions)
+        stats["stored but the answer was lost"] += len(actions) - t.confirmed
+        t.sent = actions  # the in-flight move that did not land is forgotten (it may be sent again)
+        t.confirmed = len(actions)
+
+
+async def step(fake: FakeDiscord, url: str, t: Table, rng: random.Random) -> None:
+    """One move (or a new game) at this table; returns when it was answered or its process died."""
+    if t.game_id is None or query(url, "SELECT status FROM games WHERE id = ?", t.game_id) != [("active",)]:
+        a, b = t.players
+        r = await fake.slash(a, t.channel, "challenge", opponent=b, game="hex", size=5, seat="first", rated=True)
+        accept = next(c for c in r.custom_ids if c.endswith(":accept"))
+        await fake.click(b, r, accept)
+        t.game_id = query(url, "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", t.channel.id)[0][0]
+        t.sent, t.confirmed = [], 0
+        return
+    pos = engine.make_options("hex", 5, ("swap",), None).new_position()
+    for a in t.sent:
+        pos.play(a)
+    row = query_dicts(url, "SELECT seat0_id, seat1_id FROM games WHERE id = ?", t.game_id)[0]
+    user_id = (row["seat0_id"], row["seat1_id"])[pos.seat_of_colour(pos.to_move[0])]
+    user = next(p for p in t.players if p.id == user_id)
+    action = rng.choice([a for a in pos.legal_actions() if a != "swap"])
+    t.sent.append(action)
+    inter: FakeInteraction = await fake.start_slash(user, t.channel, "move", action=action)
+    r = await inter.wait(20)
+    if not r.ephemeral:
+        t.confirmed = len(t.sent)
+
+
+async def test_two_shard_processes_killed_at_random_lose_and_duplicate_nothing(pg_url, tmp_path):
+    rng = random.Random(SEED)
+    fake = FakeDiscord(token="crash-shards", shard_count=2)
+    guilds = [guild_on_shard(fake, 0), guild_on_shard(fake, 1)]
+    tables = [Table(fake, g, f"g{i}-{j}") for i, g in enumerate(guilds) for j in range(2)]
+    await fake.start()
+    stats: Counter[str] = Counter()
+    procs = [ShardProcess(fake, tmp_path, pg_url, 0), ShardProcess(fake, tmp_path, pg_url, 1)]
+    try:
+        await asyncio.gather(*(p.start() for p in procs))
+        for _ in range(KILLS):
+            victim = rng.choice(procs)
+            stats[f"kills of shard {victim.shard}"] += 1
+            budget = rng.randrange(4, 12)
+
+            async def play(t: Table) -> None:
+                for _ in range(budget):
+                    with suppress(Exception):  # answers lost with the killed process
+                        await step(fake, pg_url, t, rng)
+
+            players = asyncio.gather(*(play(t) for t in tables))
+            await asyncio.sleep(rng.uniform(0.2, 2.0))
+            await victim.kill()
+            with suppress(Exception):
+                await asyncio.wait_for(players, 60)
+            check(pg_url, tables, stats)
+            await victim.start()
+        for t in tables:  # end every game with a resignation, so all count for ratings
+            if t.game_id is not None and query(pg_url, "SELECT status FROM games WHERE id = ?", t.game_id) == [("active",)]:
+                await fake.slash(t.players[0], t.channel, "resign")
+        check(pg_url, tables, stats)
+    finally:
+        await asyncio.gather(*(p.stop() for p in procs))
+        await fake.stop()
+
+    print({k: v for k, v in stats.items() if not k.startswith("seen")})
+    assert stats["moves stored"] >= 60 and stats["kills of shard 0"] and stats["kills of shard 1"], stats
+
+    # Ratings as one process would have computed them: the finished rated games in the order they ended.
+    ratings: dict[tuple[int, int], Rating] = {}
+    games = query_dicts(pg_url, "SELECT g.* FROM games g WHERE status = 'finished' AND rated"
+                                " AND EXISTS (SELECT 1 FROM rating_changes c WHERE c.game_id = g.id)"
+                                " ORDER BY finished_at, id")
+    assert games, "no rated game finished"
+    for g in games:
+        winner = g["seat0_id"] if g["winner_seat"] == 0 else g["seat1_id"]
+        loser = g["seat1_id"] if g["winner_seat"] == 0 else g["seat0_id"]
+        w = ratings.get((g["guild_id"], winner), Rating(1500.0, 350.0, 0.06))
+        lo = ratings.get((g["guild_id"], loser), Rating(1500.0, 350.0, 0.06))
+        ratings[(g["guild_id"], winner)], ratings[(g["guild_id"], loser)] = rate_game(w, lo)
+    stored_ratings = {(r["guild_id"], r["user_id"]): r["rating"] for r in query_dicts(pg_url, "SELECT * FROM ratings")}
+    assert stored_ratings.keys() == ratings.keys()
+    for key, r in ratings.items():
+        assert abs(stored_ratings[key] - r.rating) < 1e-9, key
