@@ -165,6 +165,13 @@ async def fill(url: str, games: list[tuple], ratings: list[tuple]) -> None:
     con.close()
 
 
+async def stats(store, guild: int, user: int) -> None:
+    """The reads of /stats."""
+    await store.player_ratings(guild, user)
+    await store.player_record(guild, user)
+    await store.finished_games(guild, user, 5)
+
+
 async def reads(url: str, calls: int) -> dict[str, tuple[float, float]]:
     """Command → (p50 ms, p99 ms) of the reads it makes."""
     from bot.store import Store
@@ -185,12 +192,7 @@ async def reads(url: str, calls: int) -> dict[str, tuple[float, float]]:
             user = rng.randrange(1, PLAYERS + 1)
             await timed("/leaderboard", store.leaderboard(guild, "hex", 20))
 
-            async def stats() -> None:
-                await store.player_ratings(guild, user)
-                await store.player_record(guild, user)
-                await store.finished_games(guild, user, 5)
-
-            await timed("/stats", stats())
+            await timed("/stats", stats(store, guild, user))
             await timed("/history", store.finished_games(guild, None, 15))
             await timed("/history player", store.finished_games(guild, user, 15))
     finally:

@@ -66,9 +66,11 @@ async def _verify(source: Store, target: Store, report: CopyReport) -> None:
         if copied != report.rows[table]:
             raise CopyError(f"{table}: {report.rows[table]} rows read but {copied} in the target")
     for row in await source.table_rows("games"):
-        game = await target.get_game(row["id"])
+        game_id = row["id"]
+        assert isinstance(game_id, int)
+        game = await target.get_game(game_id)
         if game is None:
-            raise CopyError(f"game {row['id']} is missing from the target")
+            raise CopyError(f"game {game_id} is missing from the target")
         before, after = await source.actions(game.id), await target.actions(game.id)
         if before != after:
             raise CopyError(f"game {game.id}: its record differs after the copy")

@@ -19,7 +19,7 @@ import logging
 import os
 import secrets
 import socket
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 from .clock import Clock
 from .shards import ShardPlan

@@ -49,7 +49,7 @@ class PgCluster:
         subprocess.run([str(self.bin / args[0]), *args[1:]], check=True, user=self._user,
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
 
-    def start(self) -> "PgCluster":
+    def start(self) -> PgCluster:
         """initdb and start the server (fsync off: a test cluster need not survive the machine)."""
         self._run("initdb", "-D", str(self.data), "--auth=trust", "-U", "postgres", "--encoding=UTF8", "-N")
         options = f"-h '' -k {self.root} -F -c max_connections=200 -c shared_buffers=64MB"

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import abc
 import contextlib
+from collections.abc import AsyncIterator, Iterable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import AsyncIterator, Iterable
 
 from ..shards import ShardPlan
 from .rows import ChallengeRow, GameRow, GuildSettings, RatingRow, TakebackRow, TimerRow
-
 
 #: every table of the bot, parents before the rows that refer to them
 TABLES = ("challenges", "games", "actions", "takebacks", "ratings", "rating_changes", "timers", "meta",
@@ -52,7 +51,7 @@ class Store(abc.ABC):
     dialect: str = ""
 
     @classmethod
-    async def open(cls, path: str | Path) -> "Store":
+    async def open(cls, path: str | Path) -> Store:
         """Open (creating and migrating it) the database ``path`` names: a ``postgresql://`` URL opens
         PostgreSQL, a ``sqlite:///`` URL or a file path opens SQLite."""
         from .urls import database_target
@@ -81,7 +80,7 @@ class Store(abc.ABC):
         yield True
 
     @abc.abstractmethod
-    def transaction(self) -> AbstractAsyncContextManager["Store"]:
+    def transaction(self) -> AbstractAsyncContextManager[Store]:
         """Run the block as one write transaction (committed at the end, rolled back on error)."""
 
     # -- whole tables (copy-db) -----------------------------------------------------

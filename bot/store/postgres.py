@@ -15,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any, AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable
+from pathlib import Path
+from typing import Any
 
 import asyncpg
 
@@ -71,8 +73,10 @@ class PostgresStore(Store):
 
     # -- lifecycle -----------------------------------------------------------------
     @classmethod
-    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10, migrate: bool = True) -> "PostgresStore":
-        """Connect a pool to ``url`` and (by default) migrate the database."""
+    async def open(cls, path: str | Path, *, min_size: int = 1, max_size: int = 10,
+                   migrate: bool = True) -> PostgresStore:
+        """Connect a pool to the ``postgresql://`` URL ``path`` and (by default) migrate the database."""
+        url = str(path)
         pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
         store = cls(pool, url)
         if migrate:
@@ -110,7 +114,7 @@ class PostgresStore(Store):
                 return version
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator["PostgresStore"]:
+    async def transaction(self) -> AsyncIterator[PostgresStore]:
         """Run the block as one transaction on one pooled connection (rolled back on error)."""
         me = asyncio.current_task()
         assert me is not None

@@ -16,8 +16,9 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterable
+from typing import Any
 
 import aiosqlite
 
@@ -71,7 +72,7 @@ class SQLiteStore(Store):
 
     # -- lifecycle -----------------------------------------------------------------
     @classmethod
-    async def open(cls, path: str | Path) -> "SQLiteStore":
+    async def open(cls, path: str | Path) -> SQLiteStore:
         """Open (creating the file and its folder) and migrate the database at ``path``."""
         path = str(path)
         if path != ":memory:":
@@ -109,7 +110,7 @@ class SQLiteStore(Store):
             return version
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator["SQLiteStore"]:
+    async def transaction(self) -> AsyncIterator[SQLiteStore]:
         """Run the block as one write transaction (BEGIN IMMEDIATE … COMMIT, ROLLBACK on error)."""
         me = asyncio.current_task()
         if self._owner is me:

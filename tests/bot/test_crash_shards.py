@@ -65,7 +65,7 @@ class ShardProcess:
             self.proc.send_signal(signal.SIGTERM)
             try:
                 await asyncio.wait_for(self.proc.wait(), 30)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self.proc.kill()
                 await self.proc.wait()
         self.proc = None
@@ -143,7 +143,7 @@ async def test_two_shard_processes_killed_at_random_lose_and_duplicate_nothing(p
             stats[f"kills of shard {victim.shard}"] += 1
             budget = rng.randrange(4, 12)
 
-            async def play(t: Table) -> None:
+            async def play(t: Table, budget: int = budget) -> None:
                 for _ in range(budget):
                     with suppress(Exception):  # answers lost with the killed process
                         await step(fake, pg_url, t, rng)

@@ -9,12 +9,13 @@ then apply twice.
 from __future__ import annotations
 
 import asyncio
-import json
 import contextlib
+import json
 import random
 import time
-from typing import AsyncIterator
+from collections.abc import AsyncIterator
 
+import discord
 import pytest
 
 import engine
@@ -229,7 +230,7 @@ async def test_events_without_a_server_go_to_shard_zero_only(fake_discord, place
 
 async def test_an_identify_with_an_impossible_shard_is_refused(fake_discord, pg_url, clock):
     bot = HexBot(Settings(token=fake_discord.token, database_url=pg_url), clock=clock, shard_id=3, shard_count=2)
-    with pytest.raises(Exception):
+    with pytest.raises(discord.ConnectionClosed):
         async with run_client(bot, fake_discord, timeout=5):
             pass
     assert fake_discord.gateway.identifies == 0
