@@ -15,10 +15,13 @@ Moves are cell indices, plus :data:`SWAP` for the pie rule.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from functools import lru_cache
 
 from ..geometry import HexGrid, bits, grid
 from ..hex import Hex
+from .hex_inferior import dead_once
+from .hex_vc import RootAnalysis, analyse
 from .mcts import Expansion, Params, Search
 
 #: the pie-rule move
@@ -106,7 +109,10 @@ class HexState:
     seats have exchanged colours, so seat = colour index ^ swapped.
     """
 
-    __slots__ = ("t", "black", "white", "black_to_move", "swapped", "swap_rule", "swap_open", "last", "player", "winner")
+    __slots__ = (
+        "t", "black", "white", "black_to_move", "swapped", "swap_rule", "swap_open", "last", "player", "winner",
+        "restrict",
+    )
 
     def __init__(self, t: HexTables) -> None:
         self.t = t
@@ -119,6 +125,8 @@ class HexState:
         self.last = -1
         self.player = 0
         self.winner: int | None = None
+        #: when non-zero, the only cells ``expand`` offers (the root's mustplay region); cleared by a move
+        self.restrict = 0
 
     @classmethod
     def from_position(cls, pos: Hex) -> "HexState":
@@ -151,6 +159,7 @@ class HexState:
         s.last = self.last
         s.player = self.player
         s.winner = self.winner
+        s.restrict = self.restrict
         return s
 
     def move_text(self, move: int) -> str:
@@ -162,6 +171,7 @@ class HexState:
         """Place a stone for the side to move (or swap) and settle the winner."""
         g = self.t.g
         self.swap_open = False
+        self.restrict = 0
         if move == SWAP:
             if self.swap_rule == "swap-pieces":
                 col, row = g.coords(self.black.bit_length() - 1)
@@ -209,7 +219,11 @@ class HexState:
                 return Expansion(cells, cells, [1.0] * len(cells), [0.0] * len(cells), 1 - self.player)
             cell = threat.bit_length() - 1
             return Expansion([cell], [cell], [1.0], [0.5])
-        moves = bits(empty)
+        # Dead cells are never better than any other move (a pass never helps in Hex).
+        live = empty & ~dead_once(g, black, white) or empty
+        if self.restrict and live & self.restrict:
+            live &= self.restrict
+        moves = bits(live)
         prior_n, prior_w = self._priors(moves, mine, theirs, empty, vertical)
         keys = list(moves)
         if self.swap_open:
@@ -343,17 +357,74 @@ def _random_subset(cells: int, size: int, k: int, rng: random.Random) -> int:
 PARAMS = Params(rave_k=0.002, explore=0.2)
 
 
+@dataclass(slots=True)
+class SearchReport:
+    """What the last Hex move search found, for benchmarks and curious callers.
+
+    ``proven`` is ``"win"`` or ``"loss"`` for the player who moved when the search
+    proved the result (``by`` says how: ``"vc"`` for the virtual connections of the
+    root, ``"search"`` for the tree's solver), None otherwise.
+    """
+
+    move: str
+    proven: str | None = None
+    by: str | None = None
+    iterations: int = 0
+    vc_seconds: float = 0.0
+    mustplay: int = 0
+
+
+#: the report of the most recent :func:`choose` in this process
+LAST: SearchReport | None = None
+
+
 def choose(pos: Hex, temperature: float, rng: random.Random, iterations: int | None, deadline: float | None) -> str:
     """The search's move for the side to move: a cell or ``swap``.
 
     Without a pie rule the first move is the centre (the strongest opening, which
-    random playouts undervalue: they favour cells near the obtuse corners).
+    random playouts undervalue: they favour cells near the obtuse corners). Levels
+    that play their best (temperature 0) first look for virtual connections: a
+    virtual win is played out without searching, and when the opponent has one the
+    search only looks inside its mustplay region.
     """
+    global LAST
     state = HexState.from_position(pos)
     if not pos.actions and not state.swap_rule and temperature == 0:
         n = pos.size
-        return pos.grid.name((n // 2) * n + n // 2)
+        LAST = SearchReport(pos.grid.name((n // 2) * n + n // 2))
+        return LAST.move
+    vc: RootAnalysis | None = None
+    if temperature == 0 and not state.swap_open:
+        g = state.t.g
+        mine, theirs = (state.black, state.white) if state.black_to_move else (state.white, state.black)
+        vc = analyse(g, mine, theirs, state.black_to_move)
+        if vc.mover_wins:
+            LAST = SearchReport(g.name(_winning_move(vc)), "win", "vc", 0, vc.seconds)
+            return LAST.move
+        if not vc.mover_loses and vc.mustplay != g.full & ~(state.black | state.white):
+            state.restrict = vc.mustplay
     search = Search(state, rng, PARAMS)
     search.run(iterations, deadline)
     move = search.sample_move(rng, temperature) if temperature > 0 else search.best_move()
-    return state.move_text(move)
+    report = SearchReport(state.move_text(move), iterations=search.iterations)
+    if vc is not None:
+        report.vc_seconds = vc.seconds
+        report.mustplay = state.restrict.bit_count()
+        if vc.mover_loses:
+            report.proven, report.by = "loss", "vc"
+    root = search.root
+    if root.proven is not None and report.proven is None:
+        report.proven = "win" if root.proven == root.player else "loss"
+        report.by = "search"
+    LAST = report
+    return report.move
+
+
+def _winning_move(vc: RootAnalysis) -> int:
+    """A move that keeps the mover's virtual win: a semi's key, else a cell of the smallest full carrier
+    (an own stone never breaks an own connection)."""
+    key = vc.mine.winning_move()
+    if key is not None:
+        return key
+    carrier = min(vc.mine.fulls, key=int.bit_count)
+    return (carrier & -carrier).bit_length() - 1
