@@ -1,12 +1,17 @@
 """Strength of the AI (engine.ai) against fixed opponents, as a markdown table (a script, not a test).
 
     .venv/bin/python bench/ai.py [--games N] [--hex-games N] [--jobs 2] [--only NAME] [--seed 1]
+                                 [--mohex PATH] [--mohex-games 40]
 
 Matchups (issue targets in brackets):
 
 - inpHeXion 7×7: hard vs random [≥ 99%], hard vs greedy one-ply [≥ 90%], hard vs easy [≥ 80%]
 - Hex 9×9 without swap: hard vs OpenSpiel's C++ ``MCTSBot`` with the same time per move [≥ 60%]
 - Blind Hex: hard vs random [≥ 80%]
+- Hex against MoHex 2.0 (``--mohex PATH`` or ``MOHEX=PATH``; see ``bench/mohex_match.py``), no swap,
+  openings from a fixed list with both colour assignments: 9×9 at 1 s a move (medium) [≥ 25%],
+  9×9 at 3 s (hard) [≥ 25%], 11×11 at 1 s (medium) [≥ 10%]. One game at a time. Without a
+  MoHex binary the bench says how to build one and skips these rows.
 
 Colours alternate every game (game i: the AI is the first colour when i is even).
 ``--scale`` multiplies every level's time per move (the OpenSpiel bot gets the same
@@ -34,9 +39,11 @@ from pathlib import Path
 from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parent))  # after the project root: bench/engine.py is not engine/
 
 from engine import GameOptions, Position, make_options  # noqa: E402
 from engine.ai import LEVELS, choose  # noqa: E402
+from mohex_match import main_rows as mohex_rows  # noqa: E402
 
 Agent = Callable[[Position, str, random.Random], str]
 
@@ -218,6 +225,8 @@ def main() -> int:
     p.add_argument("--only", default=None, help="run only matchups whose name contains this")
     p.add_argument("--level", default="hard", help="the AI level under test")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--mohex", default=None, help="path of a MoHex binary (or set MOHEX)")
+    p.add_argument("--mohex-games", type=int, default=40, help="games per MoHex row")
     args = p.parse_args()
     print("| matchup | games | colours | AI wins | win rate | target | s/move AI | s/move opponent |")
     print("|---|---:|---|---:|---:|---:|---:|---:|")
@@ -236,6 +245,8 @@ def main() -> int:
             flush=True,
         )
         print(f"<!-- {m.name}: {time.perf_counter() - t:.0f} s -->", file=sys.stderr, flush=True)
+    print()
+    mohex_rows(args.mohex, args.mohex_games, args.seed, args.only)
     return 0
 
 

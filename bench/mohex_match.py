@@ -1,0 +1,313 @@
+"""Hex matches of the engine's AI against MoHex 2.0 over GTP (used by ``bench/ai.py --mohex PATH``).
+
+MoHex is a measuring tool, never a dependency: build it as
+``/work/shared/notes/mohex.md`` (or the README) describes and pass the path of the
+binary (``build/src/mohex/mohex``) with ``--mohex`` or the ``MOHEX`` environment
+variable. Without it, :func:`main_rows` prints how to get one and plays nothing.
+
+Fairness, as the note prescribes: no swap, one thread, no pondering, no time
+management, and ``max_time`` = the time per move minus a running estimate of the
+time MoHex spends outside its search clock (its connection analysis; its search
+itself never stops before 1 s, so 1 s rows still give it more: the table shows
+both sides' measured wall and CPU time per move). Each opening (Black's first
+stone, from a fixed list) is played twice, once with each colour for our AI.
+A MoHex crash (exit 139 after "Fillin caused win!") restarts it, replays the game
+so far and asks again; the table counts the restarts.
+
+"Proved" plies: ours come from :data:`engine.ai.hex_ai.LAST` (virtual connections
+or the tree's solver proved the result); MoHex's from its log: a ``genmove``
+without "Best move cannot be determined, must search state" (its virtual
+connections decided the position) or with "Winning sequence found".
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine import make_options
+from engine.ai import choose
+from engine.ai import hex_ai
+
+HOW_TO_GET = (
+    "MoHex row skipped: no MoHex binary. Build one (15-20 min on 2 cores): fetch "
+    "github.com/cgao3/benzene-vanilla-cmake, apt-get install cmake g++ libboost-thread-dev "
+    "libboost-system-dev libboost-filesystem-dev libboost-program-options-dev libboost-date-time-dev "
+    "libdb-dev libdb++-dev, then `mkdir build && cd build && cmake .. && make mohex`; pass "
+    "build/src/mohex/mohex with --mohex PATH or MOHEX=PATH."
+)
+
+#: Black's first stone per game pair, per board size (fixed; spread over the board)
+OPENINGS = {
+    9: ["e5", "c3", "g7", "d6", "f4", "b8", "h2", "c7", "g3", "e3", "e7", "a9", "i1", "d4", "f6",
+        "b5", "h5", "c5", "g5", "e2"],
+    11: ["f6", "c3", "i9", "e7", "g5", "b10", "j2", "c9", "i3", "f3", "f9", "a11", "k1", "e5", "g7",
+         "b6", "j6", "d6", "h6", "f2"],
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One match setting: board size, seconds per move, our level."""
+
+    name: str
+    size: int
+    seconds: float
+    level: str
+
+
+ROWS = (
+    Row("MoHex 9×9, 1 s a move", 9, 1.0, "medium"),
+    Row("MoHex 9×9, 3 s a move", 9, 3.0, "hard"),
+    Row("MoHex 11×11, 1 s a move", 11, 1.0, "medium"),
+)
+
+
+class MoHexCrashed(Exception):
+    """MoHex exited while answering."""
+
+
+class MoHex:
+    """A MoHex process spoken to in GTP; its log (stderr) goes to a temporary file."""
+
+    def __init__(self, path: str, size: int) -> None:
+        self.path = path
+        self.size = size
+        self.log = tempfile.TemporaryFile(mode="w+b")
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.overhead: list[float] = []
+        self.restarts = 0
+        self.start()
+
+    def start(self) -> None:
+        """(Re)start the process with the fair settings."""
+        self.proc = subprocess.Popen(
+            [self.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
+            cwd=str(Path(self.path).resolve().parent),
+        )
+        self.command(f"boardsize {self.size} {self.size}")
+        for setting in ("num_threads 1", "ponder 0", "use_time_management 0"):
+            self.command(f"param_mohex {setting}")
+
+    def command(self, line: str) -> str:
+        """Send one GTP command; its answer (``=`` stripped). Raises MoHexCrashed if it died."""
+        assert self.proc is not None and self.proc.stdin and self.proc.stdout
+        try:
+            self.proc.stdin.write((line + "\n").encode())
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            raise MoHexCrashed(line) from None
+        lines = []
+        while True:
+            raw = self.proc.stdout.readline()
+            if not raw:
+                self.proc.wait()
+                raise MoHexCrashed(f"{line}: exit {self.proc.returncode}")
+            text = raw.decode().rstrip("\n")
+            if not text and lines:
+                break
+            if text:
+                lines.append(text)
+        answer = "\n".join(lines)
+        if answer.startswith("?"):
+            raise RuntimeError(f"MoHex refused '{line}': {answer}")
+        return answer.lstrip("= ").strip()
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time of the process so far."""
+        assert self.proc is not None
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError):
+            return 0.0
+
+    def genmove(self, colour: str, seconds: float) -> tuple[str, float, float, bool]:
+        """MoHex's move for ``colour`` in about ``seconds`` of wall time.
+
+        Returns (move, wall seconds, CPU seconds, proved).
+        """
+        estimate = sum(self.overhead[-8:]) / len(self.overhead[-8:]) if self.overhead else 0.5
+        max_time = max(0.1, seconds - estimate)
+        self.command(f"param_mohex max_time {max_time:.3f}")
+        self.log.seek(0, os.SEEK_END)
+        start_log = self.log.tell()
+        cpu0 = self.cpu_seconds()
+        t = time.perf_counter()
+        move = self.command(f"genmove {colour[0]}")
+        wall = time.perf_counter() - t
+        cpu = self.cpu_seconds() - cpu0
+        self.log.seek(start_log)
+        text = self.log.read().decode(errors="replace")
+        searched = "must search state" in text
+        proved = (not searched) or "Winning sequence found" in text
+        if searched:
+            # Its search clock never runs under 1 s; the rest is outside it.
+            self.overhead.append(max(0.0, wall - max(1.0, max_time)))
+        return move.lower(), wall, cpu, proved
+
+    def close(self) -> None:
+        """Quit (or kill) the process."""
+        if self.proc is None:
+            return
+        try:
+            self.command("quit")
+            self.proc.wait(timeout=5)
+        except (MoHexCrashed, OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+
+@dataclass
+class Game:
+    """One game against MoHex: who won, with what, and when each side first proved the result."""
+
+    opening: str
+    ours: str
+    winner: str = ""
+    plies: int = 0
+    resigned: bool = False
+    our_proof: int | None = None
+    mohex_proof: int | None = None
+    restarts: int = 0
+    wall: dict[str, list[float]] = field(default_factory=lambda: {"ours": [], "mohex": []})
+    cpu: dict[str, list[float]] = field(default_factory=lambda: {"ours": [], "mohex": []})
+
+
+def play(mohex: MoHex, row: Row, opening: str, ours: str, seed: int) -> Game:
+    """One game; ``ours`` is our AI's colour. Black's first stone is ``opening``."""
+    game = Game(opening, ours)
+    pos = make_options("hex", row.size, ()).new_position()
+    mohex.command("clear_board")
+    pos.play(opening)
+    mohex.command(f"play b {opening}")
+    while pos.outcome is None:
+        colour = pos.to_move[0]
+        ply = len(pos.actions) + 1
+        if colour == ours:
+            cpu0, t = time.process_time(), time.perf_counter()
+            move = choose(pos, row.level, seed=seed * 1000 + ply, budget=row.seconds)
+            game.wall["ours"].append(time.perf_counter() - t)
+            game.cpu["ours"].append(time.process_time() - cpu0)
+            report = hex_ai.LAST
+            if report is not None and report.proven is not None and game.our_proof is None:
+                game.our_proof = ply
+            pos.play(move)
+            mohex.command(f"play {colour[0]} {move}")
+            continue
+        move = _mohex_move(mohex, pos, colour, row.seconds, game)
+        if move == "resign":
+            game.resigned = True
+            game.winner = ours
+            break
+        pos.play(move)
+    if pos.outcome is not None:
+        game.winner = pos.outcome.winner
+    game.plies = len(pos.actions)
+    return game
+
+
+def _mohex_move(mohex: MoHex, pos, colour: str, seconds: float, game: Game) -> str:
+    """MoHex's move, restarting it and replaying the game after a crash (at most 3 times a move)."""
+    for _ in range(4):
+        try:
+            move, wall, cpu, proved = mohex.genmove(colour, seconds)
+        except MoHexCrashed:
+            game.restarts += 1
+            mohex.restarts += 1
+            mohex.start()
+            mohex.command("clear_board")
+            for i, a in enumerate(pos.actions):
+                mohex.command(f"play {'bw'[i % 2]} {a}")
+            continue
+        game.wall["mohex"].append(wall)
+        game.cpu["mohex"].append(cpu)
+        if proved and game.mohex_proof is None:
+            game.mohex_proof = len(pos.actions) + 1
+        return move
+    raise RuntimeError("MoHex crashed four times in a row on one move")
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def run_row(path: str, row: Row, games: int, seed: int, log=_stderr) -> list[Game]:
+    """``games`` games of one row: openings in order, each with our AI as Black then as White."""
+    mohex = MoHex(path, row.size)
+    out: list[Game] = []
+    try:
+        for i in range(games):
+            opening = OPENINGS[row.size][(i // 2) % len(OPENINGS[row.size])]
+            ours = "black" if i % 2 == 0 else "white"
+            g = play(mohex, row, opening, ours, seed * 100003 + i)
+            out.append(g)
+            log(_game_line(row, i, g))
+    finally:
+        mohex.close()
+    return out
+
+
+def _game_line(row: Row, i: int, g: Game) -> str:
+    won = "won" if g.winner == g.ours else "lost"
+    proof = lambda p: "—" if p is None else str(p)  # noqa: E731
+    end = " (MoHex resigned)" if g.resigned else ""
+    return (
+        f"<!-- {row.name} game {i + 1}: opening {g.opening}, ours {g.ours}, we {won} in {g.plies} plies{end}; "
+        f"first proved at ply: ours {proof(g.our_proof)}, MoHex {proof(g.mohex_proof)}; MoHex restarts {g.restarts} -->"
+    )
+
+
+def summary(row: Row, games: list[Game]) -> str:
+    """A markdown table row for one match."""
+    n = len(games)
+    wins = sum(g.winner == g.ours for g in games)
+    as_b = [g for g in games if g.ours == "black"]
+    as_w = [g for g in games if g.ours == "white"]
+    wb = sum(g.winner == g.ours for g in as_b)
+    ww = sum(g.winner == g.ours for g in as_w)
+
+    def mean(side: str, what: str) -> float:
+        xs = [x for g in games for x in getattr(g, what)[side]]
+        return sum(xs) / max(1, len(xs))
+
+    def proof_lead() -> str:
+        both = [(g.mohex_proof, g.our_proof) for g in games]
+        ours = [p for _, p in both if p is not None]
+        theirs = [p for p, _ in both if p is not None]
+        med = lambda xs: sorted(xs)[len(xs) // 2] if xs else None  # noqa: E731
+        return f"{med(ours) or '—'} / {med(theirs) or '—'}"
+
+    return (
+        f"| {row.name} ({row.level}) | {n} | {wins} | {wins / max(1, n):.0%} | {wb}/{len(as_b)} | {ww}/{len(as_w)} | "
+        f"{mean('ours', 'wall'):.2f} / {mean('mohex', 'wall'):.2f} | {mean('ours', 'cpu'):.2f} / {mean('mohex', 'cpu'):.2f} | "
+        f"{proof_lead()} | {sum(g.restarts for g in games)} |"
+    )
+
+
+HEADER = (
+    "| match (our level) | games | our wins | win rate | as Black | as White | "
+    "wall s/move ours / MoHex | CPU s/move ours / MoHex | median first proof ply ours / MoHex | MoHex restarts |\n"
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+)
+
+
+def main_rows(path: str | None, games: int, seed: int, only: str | None = None) -> None:
+    """Play and print the MoHex table (or say how to get MoHex); ``only`` filters rows by name."""
+    rows = [row for row in ROWS if not only or only.lower() in row.name.lower()]
+    if not rows:
+        return
+    path = path or os.environ.get("MOHEX")
+    if not path or not Path(path).is_file():
+        print(HOW_TO_GET if not path else f"MoHex row skipped: {path} is not a file. " + HOW_TO_GET, flush=True)
+        return
+    print(HEADER, flush=True)
+    for row in rows:
+        games_played = run_row(path, row, games, seed)
+        print(summary(row, games_played), flush=True)

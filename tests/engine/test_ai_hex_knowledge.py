@@ -1,0 +1,199 @@
+"""Hex knowledge of the AI: virtual connections (H-search), mustplay, dead cells, proven wins.
+
+Hand-built positions; each claim the knowledge makes is checked against an
+exhaustive search where the board is small enough. No test depends on time.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import pytest
+
+from engine import new_game
+from engine.ai import choose, hex_ai
+from engine.ai.hex_ai import HexState
+from engine.ai.hex_inferior import dead_cells
+from engine.ai.hex_vc import analyse, edge_vcs
+from engine.geometry import HexGrid, grid
+
+
+def _mask(g: HexGrid, cells: str) -> int:
+    return sum(1 << g.parse(c) for c in cells.split())
+
+
+def _replay(n: int, moves: str):
+    pos = new_game("hex", n)
+    for m in moves.split():
+        pos.play(m)
+    return pos
+
+
+def _black_wins(g: HexGrid, black: int, white: int, black_to_move: bool = False) -> bool:
+    """Exhaustive search (small boards): does Black win, White to move (or Black)?"""
+
+    @lru_cache(maxsize=None)
+    def wins(b: int, w: int, black_to_move: bool) -> bool:
+        if g.connects(b, True):
+            return True
+        if g.connects(w, False):
+            return False
+        empty = g.full & ~(b | w)
+        cells = [c for c in range(g.cells) if empty >> c & 1]
+        if black_to_move:
+            return any(wins(b | 1 << c, w, False) for c in cells)
+        return all(wins(b, w | 1 << c, True) for c in cells)
+
+    return wins(black, white, black_to_move)
+
+
+# -- templates ---------------------------------------------------------------------------
+ZIGGURAT = "d1 e1 f1 g1 d2 e2 f2 d3"
+
+
+def test_hsearch_finds_the_row_two_template():
+    g = grid(9)
+    found = edge_vcs(g, _mask(g, "e2 e3 e4 e5 e6 e7 e8 e9"), 0, True)
+    assert _mask(g, "e1 f1") in found.fulls
+
+
+def test_hsearch_finds_the_ziggurat():
+    """Template IIIa: a third-row stone is connected to its edge through 8 empty cells."""
+    g = grid(9)
+    found = edge_vcs(g, _mask(g, "e3 e4 e5 e6 e7 e8 e9"), 0, True)
+    assert _mask(g, ZIGGURAT) in found.fulls
+
+
+def test_the_ziggurat_carrier_alone_holds_against_every_defence():
+    """Every empty cell outside the carrier given to White: Black still wins with White to move."""
+    g = grid(5)
+    black = _mask(g, "c3 c4 c5")
+    carrier = _mask(g, "b1 c1 d1 e1 b2 c2 d2 b3")
+    white = g.full & ~(black | carrier)
+    assert carrier in edge_vcs(g, black, white, True).fulls
+    assert _black_wins(g, black, white)
+
+
+def test_hsearch_does_not_see_a_connection_through_a_cut():
+    g = grid(9)
+    black = _mask(g, "e3 e4 e5 e6 e7 e8 e9")
+    assert not edge_vcs(g, black, _mask(g, "e2 f2"), True).fulls
+    # A third-row stone cut from its edge by two White stones on row 2 is not connected, and not semi.
+    assert not edge_vcs(g, black, _mask(g, "d2 e2 f2"), True).semis
+
+
+@pytest.mark.parametrize("size, seed", [(4, 1), (5, 2)])
+def test_every_claimed_virtual_win_is_a_win(size, seed):
+    """Random small positions: each full connection and semi key H-search reports is a real win,
+    and every move outside the mustplay region loses (checked by exhaustive search)."""
+    g = grid(size)
+    rng = random.Random(seed)
+    claims = 0
+    for _ in range(60):
+        cells = list(range(g.cells))
+        rng.shuffle(cells)
+        k = rng.randint(max(2, g.cells - 11), g.cells - 6)
+        black = sum(1 << c for c in cells[:k:2])
+        white = sum(1 << c for c in cells[1:k:2])
+        if g.connects(black, True) or g.connects(white, False):
+            continue
+        found = edge_vcs(g, black, white, True)
+        if found.fulls:
+            claims += 1
+            assert _black_wins(g, black, white)
+        if found.semis:
+            claims += 1
+            assert _black_wins(g, black | 1 << found.winning_move(), white)
+        if found.fulls or found.semis:
+            must = analyse(g, white, black, False).mustplay
+            empty = g.full & ~(black | white)
+            for c in range(g.cells):
+                if empty >> c & 1 and not must >> c & 1:
+                    assert _black_wins(g, black, white | 1 << c, black_to_move=True)
+    assert claims >= 10
+
+
+# -- mustplay and proven wins ------------------------------------------------------------
+def test_the_ai_answers_an_intrusion_into_the_ziggurat():
+    """White played e2 inside Black's ziggurat: Black's one winning reply (by H-search) keeps it."""
+    pos = _replay(9, "e3 a5 e4 a6 e5 a7 e6 b5 e7 b6 e8 b7 e9 e2")
+    move = choose(pos, "hard", seed=1, iterations=1)
+    after = pos.copy()
+    after.play(move)
+    g = pos.grid
+    assert edge_vcs(g, after._stones("black"), after._stones("white"), True).won
+    assert hex_ai.LAST is not None and (hex_ai.LAST.proven, hex_ai.LAST.by) == ("win", "vc")
+
+
+def test_a_virtual_win_is_proven_long_before_the_end():
+    """A chain of bridges from edge to edge: nothing is connected yet, but the win is proven."""
+    pos = _replay(9, "e2 a1 d4 a2 c6 a3 b8 a4")
+    choose(pos, "hard", seed=1, iterations=50)
+    assert hex_ai.LAST is not None and hex_ai.LAST.proven == "win" and hex_ai.LAST.by == "vc"
+
+
+def test_the_search_stays_in_the_mustplay_region():
+    """White intruded into a bridge of Black's edge-to-edge chain and Black did not answer: Black
+    has a semi connection (key e3), so White's root only considers the few cells that break it."""
+    pos = _replay(9, "e2 d3 d4 a1 c6 a2 b8")
+    state = HexState.from_position(pos)
+    g = pos.grid
+    must = analyse(g, state.white, state.black, False).mustplay
+    assert must and must.bit_count() <= 12
+    choose(pos, "hard", seed=3, iterations=200)
+    assert hex_ai.LAST is not None
+    assert must >> g.parse("e3") & 1
+    assert g.parse(hex_ai.LAST.move) in [c for c in range(g.cells) if must >> c & 1]
+    assert hex_ai.LAST.mustplay == must.bit_count()
+
+
+# -- dead cells -------------------------------------------------------------------------
+def test_a_cell_enclosed_by_four_stones_of_one_colour_is_dead():
+    g = grid(5)
+    # c3's neighbours d3, d2, c2, b3 are Black (four in a row around it).
+    black = _mask(g, "d3 d2 c2 b3")
+    assert dead_cells(g, black, 0) >> g.parse("c3") & 1
+
+
+def test_a_cell_between_two_pairs_is_dead():
+    g = grid(5)
+    # Around c3: d3 d2 Black, b3 b4 White (two and two, facing each other).
+    assert dead_cells(g, _mask(g, "d3 d2"), _mask(g, "b3 b4")) >> g.parse("c3") & 1
+
+
+def test_an_edge_counts_as_its_owners_stones():
+    g = grid(5)
+    # c1 on Black's top edge has two "black" neighbours beyond it; with b1 and d1 Black
+    # that makes four black neighbours in a row.
+    assert dead_cells(g, _mask(g, "d1 b1"), 0) >> g.parse("c1") & 1
+    assert not dead_cells(g, 0, 0)
+
+
+def test_dead_cells_change_no_outcome():
+    """Random 4×4 positions: giving a dead cell to either colour never changes the winner of any filling."""
+    g = grid(4)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(80):
+        cells = list(range(16))
+        rng.shuffle(cells)
+        k = rng.randint(3, 9)
+        black = sum(1 << c for c in cells[:k:2])
+        white = sum(1 << c for c in cells[1:k:2])
+        dead = dead_cells(g, black, white)
+        empty = [c for c in range(16) if not (black | white) >> c & 1]
+        for x in [c for c in empty if dead >> c & 1]:
+            checked += 1
+            others = [c for c in empty if c != x]
+            for fill in range(1 << len(others)):
+                b = black | sum(1 << others[j] for j in range(len(others)) if fill >> j & 1)
+                assert g.connects(b | 1 << x, True) == g.connects(b, True)
+    assert checked >= 20
+
+
+def test_the_search_never_offers_a_dead_cell():
+    pos = _replay(5, "c2 a5 d2 a4 b3 e5 d3")
+    state = HexState.from_position(pos)
+    moves = state.expand().moves
+    assert pos.grid.parse("c3") not in moves and len(moves) > 5
