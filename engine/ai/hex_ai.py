@@ -274,6 +274,23 @@ class HexState:
             prior_w.append(20.0 * v)
         return prior_n, prior_w
 
+    def refine(self) -> tuple[int | None, set[int] | None]:
+        """Virtual connections for a node the search visits often (see ``Search._refine``):
+        a proven winner, or the mustplay cells when the opponent has a virtual win."""
+        if self.winner is not None or self.swap_open:
+            return None, None
+        g = self.t.g
+        vertical = self.black_to_move
+        mine, theirs = (self.black, self.white) if vertical else (self.white, self.black)
+        vc = analyse(g, mine, theirs, vertical, REFINE_WORK)
+        if vc.mover_wins:
+            return self.player, None
+        if vc.mover_loses:
+            return 1 - self.player, None
+        if vc.theirs.fulls or vc.theirs.semis:
+            return None, set(bits(vc.mustplay))
+        return None, None
+
     # -- playouts --------------------------------------------------------------------
     def playout(self, rng: random.Random) -> tuple[int, int, int]:
         """A bridge-aware random fill; returns (winning seat, seat 0's cells, seat 1's cells)."""
@@ -353,8 +370,10 @@ def _random_subset(cells: int, size: int, k: int, rng: random.Random) -> int:
     return out
 
 
-#: search parameters tuned for Hex
-PARAMS = Params(rave_k=0.002, explore=0.2)
+#: H-search work limit inside the tree (the root gets the default, larger one)
+REFINE_WORK = 60_000
+#: search parameters tuned for Hex; nodes visited ``refine_at`` times get an H-search
+PARAMS = Params(rave_k=0.002, explore=0.2, refine_at=50)
 
 
 @dataclass(slots=True)

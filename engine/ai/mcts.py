@@ -84,12 +84,15 @@ class Params:
     AMAF longer); ``explore`` the UCB exploration constant (small with RAVE);
     ``leaf_playouts`` playouts per new node (amortises Python tree overhead);
     ``expand_at``: a child gets its own node (and its expansion checks) once it has
-    been visited that many times; before, its visits are plain playouts."""
+    been visited that many times; before, its visits are plain playouts;
+    ``refine_at``: a node below the root that reaches that many visits asks the state's
+    optional ``refine()`` for costlier knowledge (0: never; see :meth:`Search._refine`)."""
 
     rave_k: float = 0.002
     explore: float = 0.0
     leaf_playouts: int = 1
     expand_at: int = 1
+    refine_at: int = 0
 
 
 class Node:
@@ -196,10 +199,13 @@ class Search:
         """One descent: select, create one node, evaluate it (playouts or proof), back up."""
         k, explore = self.params.rave_k, self.params.explore
         expand_at = self.params.expand_at
+        refine_at = self.params.refine_at
         state = self.root_state.copy()
         node = self.root
         path: list[tuple[Node, int]] = []
         while True:
+            if refine_at and node.visits == refine_at and path:
+                self._refine(node, state)
             if node.proven is not None:
                 proven = node.proven
                 break
@@ -232,6 +238,28 @@ class Search:
         # A known result: count it as a playout without AMAF information.
         self._backup(path, proven, 0, 0)
         self._solve(path)
+
+    @staticmethod
+    def _refine(node: Node, state: SearchState) -> None:
+        """Costly knowledge for a node that proved worth it: ``state.refine()`` returns
+        ``(proven seat or None, moves that may still be good or None)``; the other moves
+        are proven losses and dropped."""
+        refine = getattr(state, "refine", None)
+        if refine is None:
+            return
+        proven, allowed = refine()
+        if proven is not None:
+            node.proven = proven
+            return
+        if allowed is None:
+            return
+        for i in reversed(range(len(node.moves))):
+            if node.moves[i] not in allowed:
+                node.dropped.append((node.n[i], node.moves[i]))
+                for arr in (node.moves, node.keys, node.children, node.n, node.w, node.rn, node.rw):
+                    arr.pop(i)
+        if not node.moves:
+            node.proven = 1 - node.player
 
     @staticmethod
     def _backup(path: list[tuple[Node, int]], winner: int, m0: int, m1: int) -> None:
