@@ -152,11 +152,12 @@ class HSearch:
         lst.append((carrier, key))
         self.semi.setdefault(y, {})[x] = lst
         self._or_rule(x, y, lst)
-        # Semi-AND through a group: full(w, x) + semi(x, y) with x a group gives semi(w, y).
+        # Semi-AND through a group: full(w, x) + semi(x, y) with x a group gives semi(w, y);
+        # kept to pairs of groups (between cells it costs more than it finds).
         for mid, other in ((x, y), (y, x)):
-            if mid >= self.n_cells:
+            if mid >= self.n_cells and other >= self.n_cells:
                 for w, carriers in list(self.full.get(mid, {}).items()):
-                    if w == other or (w < self.n_cells and other < self.n_cells):
+                    if w == other or w < self.n_cells:
                         continue
                     for c in carriers:
                         self.work += 1
@@ -208,7 +209,7 @@ class HSearch:
                                 continue
                             self._add_full(end, w, c | cx)
                     for w, semis in list(self.semi.get(mid, {}).items()):
-                        if w == end or (w < ncells and end < ncells):
+                        if w == end or w < ncells or end < ncells:
                             continue
                         for c, key in list(semis):
                             self.work += 1
