@@ -12,7 +12,9 @@ itself never stops before 1 s, so 1 s rows still give it more: the table shows
 both sides' measured wall and CPU time per move). Each opening (Black's first
 stone, from a fixed list) is played twice, once with each colour for our AI.
 A MoHex crash (exit 139 after "Fillin caused win!") restarts it, replays the game
-so far and asks again; the table counts the restarts.
+so far and asks again; it repeats in the same position, so a second crash there
+is answered by asking with MoHex's inferior-cell engine off for that one move.
+The table counts the restarts; the per-game lines the ICE-off moves.
 
 "Proved" plies: ours come from :data:`engine.ai.hex_ai.LAST` (virtual connections
 or the tree's solver proved the result); MoHex's from its log: a ``genmove``
@@ -176,6 +178,8 @@ class Game:
     our_proof: int | None = None
     mohex_proof: int | None = None
     restarts: int = 0
+    #: MoHex moves made with its inferior-cell engine off (after a repeated crash)
+    ice_off_moves: int = 0
     wall: dict[str, list[float]] = field(default_factory=lambda: {"ours": [], "mohex": []})
     cpu: dict[str, list[float]] = field(default_factory=lambda: {"ours": [], "mohex": []})
 
@@ -214,11 +218,22 @@ def play(mohex: MoHex, row: Row, opening: str, ours: str, seed: int) -> Game:
 
 
 def _mohex_move(mohex: MoHex, pos, colour: str, seconds: float, game: Game) -> str:
-    """MoHex's move, restarting it and replaying the game after a crash (at most 3 times a move)."""
-    for _ in range(4):
+    """MoHex's move, restarting it and replaying the game after a crash.
+
+    The known crash repeats in the same position, so after a second one the move is
+    asked for with MoHex's inferior-cell engine (ICE) off for that one move (the
+    fill-in that triggers the crash comes from it); the game records it.
+    """
+    for attempt in range(3):
         try:
+            if attempt == 2:
+                mohex.command("param_player_board use_ice 0")
+                game.ice_off_moves += 1
             move, wall, cpu, proved = mohex.genmove(colour, seconds)
-        except MoHexCrashed:
+            if attempt == 2:
+                mohex.command("param_player_board use_ice 1")
+        except MoHexCrashed as crash:
+            _stderr(f"<!-- MoHex crashed ({crash}) at ply {len(pos.actions) + 1}; restarting and replaying -->")
             game.restarts += 1
             mohex.restarts += 1
             mohex.start()
@@ -231,7 +246,7 @@ def _mohex_move(mohex: MoHex, pos, colour: str, seconds: float, game: Game) -> s
         if proved and game.mohex_proof is None:
             game.mohex_proof = len(pos.actions) + 1
         return move
-    raise RuntimeError("MoHex crashed four times in a row on one move")
+    raise RuntimeError(f"MoHex crashed three times at ply {len(pos.actions) + 1}: {' '.join(pos.actions)}")
 
 
 def _stderr(line: str) -> None:
@@ -260,7 +275,7 @@ def _game_line(row: Row, i: int, g: Game) -> str:
     end = " (MoHex resigned)" if g.resigned else ""
     return (
         f"<!-- {row.name} game {i + 1}: opening {g.opening}, ours {g.ours}, we {won} in {g.plies} plies{end}; "
-        f"first proved at ply: ours {proof(g.our_proof)}, MoHex {proof(g.mohex_proof)}; MoHex restarts {g.restarts} -->"
+        f"first proved at ply: ours {proof(g.our_proof)}, MoHex {proof(g.mohex_proof)}; MoHex restarts {g.restarts}, ICE-off moves {g.ice_off_moves} -->"
     )
 
 

@@ -21,6 +21,7 @@ from functools import lru_cache
 from ..geometry import HexGrid, bits, grid
 from ..hex import Hex
 from .hex_inferior import dead_once
+from .hex_ladder import hopeless_pushes
 from .hex_vc import RootAnalysis, analyse
 from .mcts import Expansion, Params, Search
 
@@ -403,8 +404,8 @@ def choose(pos: Hex, temperature: float, rng: random.Random, iterations: int | N
     Without a pie rule the first move is the centre (the strongest opening, which
     random playouts undervalue: they favour cells near the obtuse corners). Levels
     that play their best (temperature 0) first look for virtual connections: a
-    virtual win is played out without searching, and when the opponent has one the
-    search only looks inside its mustplay region.
+    virtual win is played out without searching, when the opponent has one the
+    search only looks inside its mustplay region, and hopeless ladder pushes are left out.
     """
     global LAST
     state = HexState.from_position(pos)
@@ -420,8 +421,12 @@ def choose(pos: Hex, temperature: float, rng: random.Random, iterations: int | N
         if vc.mover_wins:
             LAST = SearchReport(g.name(_winning_move(vc)), "win", "vc", 0, vc.seconds)
             return LAST.move
-        if not vc.mover_loses and vc.mustplay != g.full & ~(state.black | state.white):
-            state.restrict = vc.mustplay
+        empty = g.full & ~(state.black | state.white)
+        allowed = vc.mustplay if not vc.mover_loses else empty
+        # Pushing a ladder that cannot escape only builds the opponent a wall.
+        allowed &= ~hopeless_pushes(g.n, mine, theirs, state.black_to_move) or allowed
+        if allowed != empty:
+            state.restrict = allowed
     search = Search(state, rng, PARAMS)
     search.run(iterations, deadline)
     move = search.sample_move(rng, temperature) if temperature > 0 else search.best_move()

@@ -15,7 +15,9 @@ from engine import new_game
 from engine.ai import choose, hex_ai
 from engine.ai.hex_ai import HexState
 from engine.ai.hex_inferior import dead_cells
+from engine.ai.hex_ladder import hopeless_pushes
 from engine.ai.hex_vc import analyse, edge_vcs
+from engine.ai.mcts import Params, Search
 from engine.geometry import HexGrid, grid
 
 
@@ -146,6 +148,53 @@ def test_the_search_stays_in_the_mustplay_region():
     assert must >> g.parse("e3") & 1
     assert g.parse(hex_ai.LAST.move) in [c for c in range(g.cells) if must >> c & 1]
     assert hex_ai.LAST.mustplay == must.bit_count()
+
+
+def test_often_visited_nodes_drop_moves_outside_their_mustplay():
+    """In the tree, a node visited ``refine_at`` times gets an H-search: White's replies that
+    leave Black's semi connection intact are proven losses and dropped (and only those)."""
+    pos = _replay(9, "e2 d3 d4 a1 c6 a2 b8")
+    g = pos.grid
+    state = HexState.from_position(pos)
+    must = analyse(g, state.white, state.black, False).mustplay
+    plain = Search(state.copy(), random.Random(1), Params(rave_k=0.002, explore=0.2))
+    plain.run(iterations=600)
+    refined = Search(state.copy(), random.Random(1), Params(rave_k=0.002, explore=0.2, refine_at=5))
+    refined.run(iterations=600)
+    assert not plain.root.dropped
+    assert len(refined.root.dropped) >= 10
+    assert all(not must >> move & 1 for _, move in refined.root.dropped)
+
+
+# -- ladders --------------------------------------------------------------------------
+def test_a_second_row_ladder_without_escape_is_hopeless():
+    """Black's b2 is blocked by White's c1: pushing at c2 only makes White block at d1, e1...
+    to the side of the board."""
+    g = grid(9)
+    hopeless = hopeless_pushes(9, _mask(g, "b2 c4"), _mask(g, "c1"), True)
+    assert hopeless == _mask(g, "c2")
+
+
+def test_a_ladder_escape_makes_the_push_worth_it():
+    g = grid(9)
+    assert not hopeless_pushes(9, _mask(g, "b2 c4 h2"), _mask(g, "c1"), True)
+    assert not hopeless_pushes(9, _mask(g, "b2 c4 g1"), _mask(g, "c1"), True)
+
+
+def test_ladders_are_read_on_every_edge_and_the_third_row():
+    g = grid(9)
+    assert hopeless_pushes(9, _mask(g, "g2 f4"), _mask(g, "g1"), True) == _mask(g, "f2")  # leftward
+    assert hopeless_pushes(9, _mask(g, "h8 g6"), _mask(g, "g9"), True) == _mask(g, "g8")  # bottom edge
+    assert hopeless_pushes(9, _mask(g, "b2 d3"), _mask(g, "a3"), False) == _mask(g, "b3")  # White's left edge
+    assert hopeless_pushes(9, _mask(g, "b3 b5"), _mask(g, "c2"), True) == _mask(g, "c3")  # third row
+
+
+def test_the_ai_does_not_push_a_hopeless_ladder():
+    """Black to move with a dead-end ladder at the top: the search never plays the push c2."""
+    pos = _replay(9, "b2 c1 e5 e4 d5 d4")
+    assert hopeless_pushes(9, pos._stones("black"), pos._stones("white"), True) >> pos.grid.parse("c2") & 1
+    for seed in range(3):
+        assert choose(pos, "hard", seed=seed, iterations=150) != "c2"
 
 
 # -- dead cells -------------------------------------------------------------------------
