@@ -33,17 +33,18 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.append(str(Path(__file__).resolve().parent))  # after the project root: bench/engine.py is not engine/
 
+from mohex_match import main_rows as mohex_rows  # noqa: E402
+
 from engine import GameOptions, Position, make_options  # noqa: E402
 from engine.ai import LEVELS, choose  # noqa: E402
-from mohex_match import main_rows as mohex_rows  # noqa: E402
 
 Agent = Callable[[Position, str, random.Random], str]
 

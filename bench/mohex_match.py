@@ -33,8 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine import make_options
-from engine.ai import choose
-from engine.ai import hex_ai
+from engine.ai import choose, hex_ai
 
 HOW_TO_GET = (
     "MoHex row skipped: no MoHex binary. Build one (15-20 min on 2 cores): fetch "

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from ..geometry import HexGrid, bits, grid
 from ..hex import Hex
@@ -80,7 +80,7 @@ class HexTables:
         self.rim = g.top | g.bottom | g.left | g.right
 
 
-@lru_cache(maxsize=None)
+@cache
 def tables(n: int) -> HexTables:
     """The shared tables of an n×n board."""
     return HexTables(n)
@@ -130,7 +130,7 @@ class HexState:
         self.restrict = 0
 
     @classmethod
-    def from_position(cls, pos: Hex) -> "HexState":
+    def from_position(cls, pos: Hex) -> HexState:
         """The search state of an engine position."""
         s = cls(tables(pos.size))
         s.black = pos._stones("black")
@@ -147,7 +147,7 @@ class HexState:
         s.player = (0 if s.black_to_move else 1) ^ s.swapped
         return s
 
-    def copy(self) -> "HexState":
+    def copy(self) -> HexState:
         """An independent copy."""
         s = object.__new__(HexState)
         s.t = self.t

@@ -21,7 +21,7 @@ Filling dead cells can make more cells dead, so :func:`dead_cells` repeats.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from ..geometry import HexGrid, grid
 
@@ -52,7 +52,7 @@ class RingTables:
             self.dirs.append((dc + dr * n, on, off_black, off_white))
 
 
-@lru_cache(maxsize=None)
+@cache
 def ring_tables(n: int) -> RingTables:
     """The shared ring tables of an n×n board."""
     return RingTables(n)

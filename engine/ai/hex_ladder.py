@@ -20,10 +20,10 @@ the hex neighbourhood.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 
-@lru_cache(maxsize=None)
+@cache
 def _frames(n: int) -> dict[tuple[bool, int], tuple[tuple[int, ...], tuple[int, ...]]]:
     """Per (vertical player?, edge 0/1): cell -> frame cell and back (the edge at the frame's top)."""
     out = {}

@@ -32,8 +32,9 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Protocol
 
 
 class SearchState(Protocol):
@@ -44,10 +45,10 @@ class SearchState(Protocol):
     #: the winning seat once the game is over, else None
     winner: int | None
 
-    def copy(self) -> "SearchState":
+    def copy(self) -> SearchState:
         """An independent copy."""
 
-    def expand(self) -> "Expansion":
+    def expand(self) -> Expansion:
         """The moves to search from here, their AMAF keys and priors (see :class:`Expansion`)."""
 
     def play(self, move: int) -> None:
@@ -128,7 +129,7 @@ class Node:
                 best, bi = key, i
         return bi
 
-    def child_for(self, move: int) -> "Node | None":
+    def child_for(self, move: int) -> Node | None:
         """The child reached by ``move`` (None if never visited or dropped)."""
         try:
             return self.children[self.moves.index(move)]

@@ -7,7 +7,7 @@ exhaustive search where the board is small enough. No test depends on time.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -35,7 +35,7 @@ def _replay(n: int, moves: str):
 def _black_wins(g: HexGrid, black: int, white: int, black_to_move: bool = False) -> bool:
     """Exhaustive search (small boards): does Black win, White to move (or Black)?"""
 
-    @lru_cache(maxsize=None)
+    @cache
     def wins(b: int, w: int, black_to_move: bool) -> bool:
         if g.connects(b, True):
             return True
