@@ -9,7 +9,8 @@ With several processes on one database a row is *claimed* before it runs: the
 claim is a lease (``LEASE`` seconds) that no other process takes over unless it
 lapses (the claimant crashed mid-handler); only the claimant deletes the row.
 Another process's new timer may be earlier than the one this driver sleeps
-for, so with several processes the driver also looks again every ``POLL`` seconds.
+for: on PostgreSQL a committed timer NOTIFYs every process (LISTEN), and the
+driver also looks again every ``POLL`` seconds (a claim whose lease lapsed).
 """
 
 from __future__ import annotations
@@ -106,6 +107,12 @@ class Timers:
         if not self.shared:
             # The only process on this database: claims left in the table are a crashed run's.
             await self.store.release_timer_claims()
+        else:
+            try:
+                # Another process's new timer wakes us at once; the poll stays for lapsed leases.
+                await self.store.listen_timers(self.wake)
+            except Exception:
+                log.exception("cannot listen for other processes' timers; polling every %s s", POLL)
         while True:
             self._wake.clear()
             try:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import abc
 import contextlib
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
@@ -72,6 +72,11 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def migrate(self) -> int:
         """Apply every migration newer than the database; return the schema version."""
+
+    async def listen_timers(self, callback: Callable[[], None]) -> bool:
+        """Call ``callback`` whenever any process commits a new timer; False where no other
+        process can add one (one SQLite file has one bot process)."""
+        return False
 
     @contextlib.asynccontextmanager
     async def exclusive(self, name: str) -> AsyncIterator[bool]:

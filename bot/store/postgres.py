@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 #: (fixed numbers of this bot, unlikely to be used by anything else on the server)
 MIGRATE_LOCK = 0x6865_7801
 LOCK_SPACE = 0x6865_78
+#: the LISTEN/NOTIFY channel on which a committed new timer wakes every process's timer driver
+TIMER_CHANNEL = "hexcord_timers"
 
 
 def postgres_migrations() -> list[tuple[int, str, str]]:
@@ -70,6 +72,7 @@ class PostgresStore(Store):
         self._pool = pool
         self.url = url
         self._tx: dict[asyncio.Task, asyncpg.Connection] = {}
+        self._listener: asyncpg.Connection | None = None
 
     # -- lifecycle -----------------------------------------------------------------
     @classmethod
@@ -88,8 +91,18 @@ class PostgresStore(Store):
         return store
 
     async def close(self) -> None:
-        """Close every pooled connection."""
+        """Close every pooled connection (and the one listening for new timers)."""
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None
         await self._pool.close()
+
+    async def listen_timers(self, callback: Callable[[], None]) -> bool:
+        """LISTEN on the channel :meth:`add_timer` notifies at commit, on a connection of its own."""
+        if self._listener is None:
+            self._listener = await asyncpg.connect(self.url)
+            await self._listener.add_listener(TIMER_CHANNEL, lambda *_: callback())
+        return True
 
     async def migrate(self) -> int:
         """Apply every migration newer than the database (once, whoever else is starting); the version."""
@@ -540,7 +553,7 @@ class PostgresStore(Store):
             due_at, kind, ref_id, payload, guild_id,
         )
         # Wakes the timer drivers of every process at COMMIT (LISTEN hexcord_timers).
-        await self._val("SELECT pg_notify('hexcord_timers', $1)", str(due_at))
+        await self._val("SELECT pg_notify($1, $2)", TIMER_CHANNEL, str(due_at))
         return timer_id
 
     @staticmethod

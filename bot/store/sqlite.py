@@ -54,6 +54,25 @@ def _new_id(cur: aiosqlite.Cursor) -> int:
     return cur.lastrowid
 
 
+def sql_statements(script: str) -> list[str]:
+    r"""A script's statements one by one (comments and blank lines left out), as SQLite splits them.
+
+    >>> sql_statements("-- a table\nCREATE TABLE t (x TEXT DEFAULT ';');\nDROP TABLE t;")
+    ["CREATE TABLE t (x TEXT DEFAULT ';');", 'DROP TABLE t;']
+    """
+    out, buffer = [], ""
+    for line in script.splitlines(keepends=True):
+        if not buffer and (not line.strip() or line.lstrip().startswith("--")):
+            continue
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            out.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        out.append(buffer.strip())
+    return out
+
+
 def migrations() -> list[tuple[int, str, str]]:
     """The packaged SQLite migrations as (version, name, sql), in order."""
     return packaged("sqlite")
@@ -95,19 +114,31 @@ class SQLiteStore(Store):
             await self._db.close()
 
     async def migrate(self) -> int:
-        """Apply every migration newer than the database; return the schema version."""
+        """Apply every migration newer than the database; return the schema version.
+
+        Each migration runs in its own BEGIN IMMEDIATE transaction that first reads the
+        version again, so processes opening one file together apply each migration once.
+        """
         async with self._lock:
-            row = await (await self._db.execute("PRAGMA user_version")).fetchone()
-            assert row is not None
-            version = row[0]
-            for number, name, sql in migrations():
-                if number <= version:
-                    continue
-                log.info("applying migration %s", name)
-                # executescript commits first; each migration runs in its own transaction.
-                await self._db.executescript(f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
-                version = number
-            return version
+            while True:
+                await self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    row = await (await self._db.execute("PRAGMA user_version")).fetchone()
+                    assert row is not None
+                    version = row[0]
+                    pending = [m for m in migrations() if m[0] > version]
+                    if pending:
+                        number, name, sql = pending[0]
+                        log.info("applying migration sqlite/%s", name)
+                        for statement in sql_statements(sql):
+                            await self._db.execute(statement)
+                        await self._db.execute(f"PRAGMA user_version = {int(number)}")
+                except BaseException:
+                    await self._db.execute("ROLLBACK")
+                    raise
+                await self._db.execute("COMMIT")
+                if not pending:
+                    return version
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[SQLiteStore]:

@@ -8,9 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.store import Store
+from bot.store import Store, TimerRow
 from bot.store.postgres import postgres_migrations
-from tests.bot.harness import Harness
+from bot.timers import Timers
+from tests.bot.harness import Harness, ManualClock
 from tests.dbquery import query
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,3 +122,29 @@ async def test_copy_db_refuses_a_target_that_has_data(tmp_path, pg_url):
     assert done.returncode == 2
     assert "empty database" in done.stderr and "Traceback" not in done.stderr
     assert query(pg_url, "SELECT key FROM meta") == [("already",)]
+
+
+async def test_a_timer_added_by_another_process_wakes_this_ones_driver_at_once(pg_url):
+    clock = ManualClock(1000.0)
+    mine, other = await Store.open(pg_url), await Store.open(pg_url)
+    fired: list[int] = []
+    timers = Timers(mine, clock, shared=True)
+
+    async def handler(row: TimerRow) -> None:
+        fired.append(row.ref_id)
+
+    timers.on("ping", handler)
+    timers.start()
+    try:
+        await asyncio.sleep(0.3)  # the driver sleeps: nothing is due, and its clock does not move
+        async with other.transaction():
+            await other.add_timer(1000.0, "ping", 7)
+        for _ in range(100):
+            if fired:
+                break
+            await asyncio.sleep(0.05)
+        assert fired == [7]
+    finally:
+        await timers.stop()
+        await mine.close()
+        await other.close()

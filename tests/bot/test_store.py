@@ -191,3 +191,14 @@ async def test_snowflakes_and_seeds_keep_all_their_bits(store):
         )
     got = await store.get_game(row.id)
     assert (got.guild_id, got.channel_id, got.seed, got.rated) == (snowflake, snowflake + 1, seed, False)
+
+
+async def test_processes_opening_one_sqlite_file_together_apply_each_migration_once(tmp_path):
+    path = tmp_path / "bot.sqlite3"
+    stores = await asyncio.gather(*(Store.open(path) for _ in range(4)))
+    try:
+        assert {await s.migrate() for s in stores} == {migrations()[-1][0]}
+        await stores[0].set_meta("k", "v")
+        assert await stores[3].get_meta("k") == "v"
+    finally:
+        await asyncio.gather(*(s.close() for s in stores))
