@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import discord
@@ -52,14 +52,14 @@ async def result_message(result: PlayResult, names: dict[int, str], now: float) 
 
 
 async def reply_with_result(
-    interaction: discord.Interaction, result: PlayResult, names: Awaitable[dict[int, str]], now: float
+    interaction: discord.Interaction, result: PlayResult, names: Callable[[], Awaitable[dict[int, str]]], now: float
 ) -> None:
     """Answer an interaction publicly with the new board (deferred first: drawing takes a moment).
 
-    ``names``: the players' display names, awaited only once the interaction is acknowledged.
+    ``names()`` gives the players' display names; it is called once the interaction is acknowledged.
     """
     await interaction.response.defer(thinking=True)
-    await interaction.followup.send(**(await result_message(result, await names, now)).kwargs())
+    await interaction.followup.send(**(await result_message(result, await names(), now)).kwargs())
 
 
 SORRY = "Sorry — something went wrong on my side. Nothing you did caused it; `/board` shows the current game."

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
@@ -37,7 +38,7 @@ class Lifecycle(commands.Cog):
         return self.bot.service
 
     async def _post_result(self, interaction: discord.Interaction, result: PlayResult) -> None:
-        await reply_with_result(interaction, result, self.service.names(result.game.row.guild_id, result.game.row.seats),
+        await reply_with_result(interaction, result, partial(self.service.names, result.game.row.guild_id, result.game.row.seats),
                                 self.bot.clock.now())
 
     # -- claim -------------------------------------------------------------------------

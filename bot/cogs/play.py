@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
@@ -86,7 +87,7 @@ class Play(commands.Cog):
         if result.secret:
             await self._secret_choice(interaction, result)
             return
-        await reply_with_result(interaction, result, self.service.names(result.game.row.guild_id, result.game.row.seats),
+        await reply_with_result(interaction, result, partial(self.service.names, result.game.row.guild_id, result.game.row.seats),
                                 self.bot.clock.now())
 
     async def _refusal(self, channel_id: int, user_id: int, exc: ActionError) -> str:
@@ -145,7 +146,7 @@ class Play(commands.Cog):
     async def resign(self, interaction: discord.Interaction) -> None:
         """End the game in the opponent's favour."""
         result = await self.service.resign(interaction.channel_id or 0, interaction.user.id)
-        await reply_with_result(interaction, result, self.service.names(result.game.row.guild_id, result.game.row.seats),
+        await reply_with_result(interaction, result, partial(self.service.names, result.game.row.guild_id, result.game.row.seats),
                                 self.bot.clock.now())
 
     async def remember(self, interaction: discord.Interaction) -> None:
