@@ -67,8 +67,8 @@ async def main() -> int:
     try:
         await ai.choose(*_warm())  # start the workers before measuring
         await asyncio.gather(*(ai.choose(*_warm()) for _ in range(ai.workers)))
-        print(f"| level | budget | games thinking at once | latency median | latency max | max − budget "
-              f"| loop lag p99 | loop lag max |")
+        print("| level | budget | games thinking at once | latency median | latency max | max − budget "
+              "| loop lag p99 | loop lag max |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|")
         for level in args.levels:
             budget = LEVELS[level].budget

@@ -20,8 +20,8 @@ import importlib.util
 import random
 import subprocess
 import sys
-import types
 import time
+import types
 from collections.abc import Callable
 from pathlib import Path
 

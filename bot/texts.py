@@ -13,6 +13,7 @@ from engine import BlindHex, InpHexion, Position
 
 from .service import GAME_TITLES, ActiveGame, NotYourTurn, PlayResult, UserError, format_duration
 
+
 def clean(name: str) -> str:
     """A display name made safe for a message (no markdown, no mentions)."""
     return discord.utils.escape_mentions(discord.utils.escape_markdown(name))[:40]

@@ -4,9 +4,9 @@ Start a game with :func:`new_game`, act with ``position.play(text)``, read
 ``to_move``, ``phase``, ``legal_actions()`` and ``outcome``. See RULES.md.
 """
 
-from .errors import ActionError, GameOverError, IllegalActionError, NotationError, OptionsError, WrongTurnError
 from .action import Action
 from .blindhex import BlindHex
+from .errors import ActionError, GameOverError, IllegalActionError, NotationError, OptionsError, WrongTurnError
 from .games import GAME_NAMES, GAMES, make_options, new_game, position_class
 from .hex import Hex
 from .inphexion import InpHexion

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Callable, ClassVar, Iterable, Sequence, Self
+from typing import Callable, ClassVar, Iterable, Self, Sequence
 
 from .errors import GameOverError, IllegalActionError, NotationError
 from .geometry import HexGrid, bits

@@ -24,7 +24,8 @@ from .geometry import Layout, check_width
 from .paint import paint, scene_layout
 from .palette import palette_for
 from .replay import render_replay
-from .theme import THEMES, theme as _theme
+from .theme import THEMES
+from .theme import theme as _theme
 
 #: default picture width: twice the 400 px Discord's desktop shows (sharp on high-density screens), 4:3
 WIDTH = 800

@@ -24,10 +24,10 @@ from PIL import Image, ImageChops
 
 from engine import Position, Record
 
+from .encode import to_palette
 from .games import scene_of
 from .geometry import check_width
 from .paint import paint
-from .encode import to_palette
 from .palette import COLOURS, palette_for
 from .theme import theme as _theme
 

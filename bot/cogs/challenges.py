@@ -15,8 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from .. import texts
-from ..present import NO_MENTIONS, GameMessage, game_message
 from ..choices import ClockName, GameName, Level, Seat
+from ..present import NO_MENTIONS, GameMessage, game_message
 from ..service import GAME_TITLES, ActiveGame, ChallengeRequest, ChallengeRow, StartedGame, UserError
 from ..store import TimerRow
 from ..views import ChallengeButton, challenge_view, register_buttons, unregister_buttons

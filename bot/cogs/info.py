@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import logging
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 import discord
@@ -15,9 +14,9 @@ from discord.ext import commands
 import engine
 
 from .. import images, rules, texts
+from ..choices import GameName
 from ..present import EMBED_COLOUR, NO_MENTIONS
 from ..ratings import PROVISIONAL_DEVIATION
-from ..choices import GameName
 from ..service import GAME_TITLES, ActiveGame
 from ..store import GameRow
 

@@ -12,8 +12,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from .. import texts
-from ..present import MENTION_USERS, NO_MENTIONS, game_message, reply_with_result, result_message
 from ..choices import ClockName
+from ..present import MENTION_USERS, NO_MENTIONS, game_message, reply_with_result, result_message
 from ..service import CLOCKS, ClosedRequest, PlayResult, UserError, format_duration
 from ..store import TimerRow
 from ..views import ClaimButton, TakebackButton, claim_view, register_buttons, takeback_view, unregister_buttons

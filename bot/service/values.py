@@ -8,7 +8,6 @@ from engine import Outcome, Position
 
 from ..store import ChallengeRow, GameRow
 
-
 #: where a challenger may sit: first to move, second, or drawn at random
 SEATS: tuple[str, ...] = ("first", "second", "random")
 

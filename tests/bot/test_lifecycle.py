@@ -8,8 +8,8 @@ import asyncio
 import pytest
 
 import engine
-from tests.fake_discord import CommandUnavailable
 from tests.bot.harness import mentions, png_of
+from tests.fake_discord import CommandUnavailable
 
 DAY = 86400.0
 

@@ -18,7 +18,6 @@ from engine import make_options, new_game
 from engine.ai import LEVELS, choose
 from engine.ai.levels import level
 from engine.ai.pool import AIPool
-from engine.blindhex import BlindHex
 from engine.cli import main as cli_main
 from engine.inphexion import InpHexion
 

@@ -7,7 +7,15 @@ import random
 import pytest
 
 from engine import (
-    GameOverError, IllegalActionError, NotationError, OptionsError, Outcome, Reason, Record, WrongTurnError, new_game,
+    GameOverError,
+    IllegalActionError,
+    NotationError,
+    OptionsError,
+    Outcome,
+    Reason,
+    Record,
+    WrongTurnError,
+    new_game,
 )
 from engine.blindhex import BlindHex
 from engine.blindhex_board import MATCH_MASK, MATCHES, NUMBERS

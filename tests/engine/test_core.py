@@ -7,8 +7,17 @@ import random
 import pytest
 
 from engine import (
-    GAME_NAMES, GameOverError, NotationError, OptionsError, Outcome, Reason, Record, WrongTurnError, make_options,
-    new_game, position_class,
+    GAME_NAMES,
+    GameOverError,
+    NotationError,
+    OptionsError,
+    Outcome,
+    Reason,
+    Record,
+    WrongTurnError,
+    make_options,
+    new_game,
+    position_class,
 )
 from engine.geometry import bits, grid
 from engine.notation import MAX_ACTION_LENGTH, normalize, shorten

@@ -8,7 +8,15 @@ from itertools import combinations
 import pytest
 
 from engine import (
-    GameOverError, IllegalActionError, NotationError, OptionsError, Outcome, Reason, Record, WrongTurnError, new_game,
+    GameOverError,
+    IllegalActionError,
+    NotationError,
+    OptionsError,
+    Outcome,
+    Reason,
+    Record,
+    WrongTurnError,
+    new_game,
 )
 from engine.geometry import grid
 from engine.hex import Hex

@@ -8,8 +8,16 @@ import random
 import pytest
 
 from engine import (
-    GameOverError, IllegalActionError, LastTurn, NotationError, OptionsError, Outcome, Reason, Record,
-    WrongTurnError, new_game,
+    GameOverError,
+    IllegalActionError,
+    LastTurn,
+    NotationError,
+    OptionsError,
+    Outcome,
+    Reason,
+    Record,
+    WrongTurnError,
+    new_game,
 )
 from engine.inphexion import RELOCATE, SWAP_STEP, InpHexion
 

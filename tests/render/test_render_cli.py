@@ -58,10 +58,9 @@ def test_python_dash_m_render_runs(tmp_path):
 
 
 def test_cli_flips_the_replay_gif_too(tmp_path):
-    from render.replay import turns
-
     import engine
     import render
+    from render.replay import turns
 
     args = ["hex", "--size", "5", "c3", "a1", "e2"]
     plain, flipped = tmp_path / "plain.gif", tmp_path / "flipped.gif"

@@ -21,8 +21,7 @@ import engine
 from render.games import scene_of
 from render.paint import paint
 from render.scene import Arrow, Piece, Scene
-from render.theme import BLACK, WHITE, theme
-from render.theme import X_INK, O_INK
+from render.theme import BLACK, O_INK, WHITE, X_INK, theme
 
 CVD = ["deuteranomaly", "protanomaly", "tritanomaly"]
 WIDTH = 600

@@ -5,11 +5,10 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from PIL import Image, ImageDraw
 
 import engine
 import render
-from render.fonts import CHAIN, MISSING, face_of, font, runs, text
+from render.fonts import CHAIN, MISSING, font, runs, text
 
 NAMES = {
     "latin": "José Ødegård",
