@@ -22,7 +22,8 @@ from .views import ButtonHandler
 
 log = logging.getLogger(__name__)
 
-COGS = ("bot.cogs.challenges", "bot.cogs.play", "bot.cogs.info", "bot.cogs.lifecycle", "bot.cogs.opponent")
+COGS = ("bot.cogs.challenges", "bot.cogs.play", "bot.cogs.info", "bot.cogs.lifecycle", "bot.cogs.opponent",
+        "bot.cogs.controls")
 
 
 class HexTree(app_commands.CommandTree):

@@ -5,10 +5,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import discord
+from discord.ext import commands
 
 from . import images, texts
+from .controls import board_view
 from .service import ActiveGame, PlayResult, UserError
 
 log = logging.getLogger(__name__)
@@ -26,11 +29,26 @@ class GameMessage:
     content: str
     embed: discord.Embed
     file: discord.File
+    game_id: int = 0
+    #: the game controls (Play, Board, …) while the game is in progress
+    view: discord.ui.View | None = None
 
     def kwargs(self) -> dict:
         """Keyword arguments for ``send``/``followup.send``."""
-        return {"content": self.content or None, "embed": self.embed, "file": self.file,
-                "allowed_mentions": MENTION_USERS}
+        kwargs: dict[str, Any] = {"content": self.content or None, "embed": self.embed, "file": self.file,
+                                  "allowed_mentions": MENTION_USERS}
+        if self.view is not None:
+            kwargs["view"] = self.view
+        return kwargs
+
+
+async def post_board(client: discord.Client, send: Callable[..., Awaitable[Any]], message: GameMessage) -> None:
+    """Send a board with ``send`` and tell the Controls cog: only the newest board of a game keeps
+    its controls, and a finished game's boards lose theirs."""
+    sent = await send(**message.kwargs())
+    controls: Any = client.get_cog("Controls") if isinstance(client, commands.Bot) else None
+    if controls is not None and message.game_id and isinstance(sent, discord.Message):
+        await controls.board_posted(message.game_id, message.view is not None, sent)
 
 
 async def game_message(game: ActiveGame, names: dict[int, str], *lines: str, now: float | None = None) -> GameMessage:
@@ -41,8 +59,10 @@ async def game_message(game: ActiveGame, names: dict[int, str], *lines: str, now
     file = await images.board_file(game.position, texts.colour_names(game, names))
     embed.set_image(url=f"attachment://{file.filename}")
     players = " · ".join(texts.player(game, c, names) for c in game.position.colours)
-    embed.set_footer(text=discord.utils.remove_markdown(players) + " · /move to play · /board to see it again")
-    return GameMessage(mention, embed, file)
+    active = game.row.status == "active" and game.position.outcome is None
+    hint = " · Play or /move · Board or /board" if active else ""
+    embed.set_footer(text=discord.utils.remove_markdown(players) + hint)
+    return GameMessage(mention, embed, file, game.row.id, board_view(game) if active else None)
 
 
 async def result_message(result: PlayResult, names: dict[int, str], now: float) -> GameMessage:
@@ -58,8 +78,9 @@ async def reply_with_result(
 
     ``names()`` gives the players' display names; it is called once the interaction is acknowledged.
     """
-    await interaction.response.defer(thinking=True)
-    await interaction.followup.send(**(await result_message(result, await names(), now)).kwargs())
+    if not interaction.response.is_done():
+        await interaction.response.defer(thinking=True)
+    await post_board(interaction.client, interaction.followup.send, await result_message(result, await names(), now))
 
 
 SORRY = "Sorry — something went wrong on my side. Nothing you did caused it; `/board` shows the current game."

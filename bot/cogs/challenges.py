@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from .. import texts
 from ..choices import ClockName, GameName, Level, Seat
-from ..present import NO_MENTIONS, GameMessage, game_message
+from ..present import NO_MENTIONS, GameMessage, game_message, post_board
 from ..service import GAME_TITLES, ActiveGame, ChallengeRequest, ChallengeRow, StartedGame, UserError
 from ..store import TimerRow
 from ..views import ChallengeButton, challenge_view, register_buttons, unregister_buttons
@@ -131,7 +131,7 @@ class Challenges(commands.Cog):
             lines.append(f"The cut: {', '.join(f'{c} cut {cut[c]}' for c in ('x', 'o'))} — **{winner}** wins the cut.")
         message = await game_message(game, names, *lines, now=self.bot.clock.now())
         if game.row.channel_id == interaction.channel_id:
-            await interaction.followup.send(**message.kwargs())
+            await post_board(self.bot, interaction.followup.send, message)
         else:
             await interaction.followup.send(f"Game #{game.row.id} is in <#{game.row.channel_id}>.")
             await self._post_first_board(game, message)
@@ -233,7 +233,7 @@ class Challenges(commands.Cog):
         """Post a new game's first board in its channel; the game exists either way (``/board`` recovers)."""
         try:
             channel = await self.bot.messageable(game.row.channel_id)
-            await channel.send(**message.kwargs())
+            await post_board(self.bot, channel.send, message)
         except discord.HTTPException:
             log.exception("game %d: started, but its first board could not be posted (/board shows it)", game.row.id)
 

@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from .. import texts
 from ..choices import ClockName
-from ..present import MENTION_USERS, NO_MENTIONS, game_message, reply_with_result, result_message
+from ..present import MENTION_USERS, NO_MENTIONS, game_message, post_board, reply_with_result, result_message
 from ..service import CLOCKS, ClosedRequest, PlayResult, UserError, format_duration
 from ..store import TimerRow
 from ..views import ClaimButton, TakebackButton, claim_view, register_buttons, takeback_view, unregister_buttons
@@ -74,12 +74,16 @@ class Lifecycle(commands.Cog):
     @app_commands.guild_only()
     async def takeback(self, interaction: discord.Interaction) -> None:
         """Post a takeback request with Accept / Decline for the opponent."""
+        await self.ask_takeback(interaction)
+
+    async def ask_takeback(self, interaction: discord.Interaction) -> None:
+        """Ask for a takeback in the interaction's channel (``/takeback`` and the Takeback button)."""
         tb, g = await self.service.request_takeback(interaction.channel_id or 0, interaction.user.id)
         if tb.status == "accepted":  # against the computer: granted at once
             await interaction.response.defer()
             names = await self.service.names(g.row.guild_id, g.row.seats)
             message = await game_message(g, names, f"Takeback: `{tb.undone}` was undone.", now=self.bot.clock.now())
-            await interaction.followup.send(**message.kwargs())
+            await post_board(self.bot, interaction.followup.send, message)
             return
         opponent = next(u for u in g.row.seats if u != interaction.user.id)
         await interaction.response.send_message(
@@ -102,7 +106,7 @@ class Lifecycle(commands.Cog):
         await interaction.response.edit_message(content=f"Takeback accepted: undid `{tb.undone}`.", view=None)
         names = await self.service.names(g.row.guild_id, g.row.seats)
         message = await game_message(g, names, f"Takeback: `{tb.undone}` was undone.", now=self.bot.clock.now())
-        await interaction.followup.send(**message.kwargs())
+        await post_board(self.bot, interaction.followup.send, message)
 
     # -- abort ---------------------------------------------------------------------------
     @app_commands.command(name="abort", description="Call off a game that has barely started (no result)")
@@ -110,6 +114,7 @@ class Lifecycle(commands.Cog):
     async def abort(self, interaction: discord.Interaction) -> None:
         """Either player, while neither has made a second action."""
         g = await self.service.abort(interaction.channel_id or 0, interaction.user.id)
+        self.bot.dispatch("game_closed", g.row.id)
         await interaction.response.send_message(
             f"Game #{g.row.id} was aborted by **{texts.clean(interaction.user.display_name)}**: no result, "
             "no rating change.", allowed_mentions=NO_MENTIONS,
@@ -199,7 +204,7 @@ class Lifecycle(commands.Cog):
                 return  # a move got in just before the deadline
             names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
             message = await result_message(result, names, self.bot.clock.now())
-            await channel.send(**message.kwargs())
+            await post_board(self.bot, channel.send, message)
             return
         await channel.send(
             f"⌛ Time is up for {late} in game #{g.row.id}. <@{waiting[0]}> may claim the win "
@@ -215,7 +220,7 @@ class Lifecycle(commands.Cog):
         names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
         message = await game_message(result.game, names, texts.turn_caption(result, names), now=self.bot.clock.now())
         channel = await self._channel(result.game.row.channel_id)
-        await channel.send(**message.kwargs())
+        await post_board(self.bot, channel.send, message)
 
 
 async def setup(bot: "HexBot") -> None:

@@ -15,7 +15,7 @@ from discord.ext import commands
 import engine
 
 from .. import texts
-from ..present import MENTION_USERS, result_message
+from ..present import MENTION_USERS, post_board, result_message
 from ..service import ActiveGame, GameService, PlayResult, UserError
 
 if TYPE_CHECKING:
@@ -138,7 +138,7 @@ class Opponent(commands.Cog):
         else:
             names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
             message = await result_message(result, names, self.bot.clock.now())
-            await channel.send(**message.kwargs())
+            await post_board(self.bot, channel.send, message)
 
 
 async def setup(bot: "HexBot") -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -13,8 +14,8 @@ from discord.ext import commands
 from engine import ActionError, NotationError
 
 from .. import texts
-from ..present import MENTION_USERS, NO_MENTIONS, game_message, reply_with_result
-from ..service import PlayResult
+from ..present import MENTION_USERS, NO_MENTIONS, game_message, post_board, reply_with_result
+from ..service import ActiveGame, PlayResult
 
 if TYPE_CHECKING:
     from ..app import HexBot
@@ -34,27 +35,68 @@ def examples(legal: list[str], limit: int = 5) -> str:
     return "Legal now: " + ", ".join(f"`{a}`" for a in picks) + more
 
 
-def filter_choices(legal: list[str], typed: str) -> list[str]:
-    """Legal actions matching what was typed so far, best matches first, at most 25.
+def _natural(action: str) -> tuple:
+    """Sort key: special actions (swap, aside …) first, then cells by column letter and row number
+    (a2 before a10), token by token.
+
+    >>> sorted(["a10", "b1", "swap", "a2"], key=_natural)
+    ['swap', 'a2', 'a10', 'b1']
+    """
+    tokens = re.findall(r"[a-z]+|\d+|[^a-z\d\s]", action)
+    special = 0 if tokens and not CELL.match(action.split()[0].split(">")[0]) and not tokens[0].isdigit() else 1
+    return (special, *[(0, int(t), "") if t.isdigit() else (1, 0, t) for t in tokens])
+
+
+CELL = re.compile(r"^[a-z]\d{1,2}$")
+
+
+def filter_choices(legal: list[str], typed: str) -> list[tuple[str, str]]:
+    """(name, value) of the legal actions matching what was typed so far, at most 25: those starting
+    with it first, in natural order (special actions, then a2 before a10). While inpHeXion moves of
+    more than one disc match, each of those discs comes first (``c4 → b5 c5 d4``), so that typing
+    one narrows the list to its moves.
 
     >>> filter_choices(["c4 d4", "c4 c5", "d3 e3"], "C4")
-    ['c4 c5', 'c4 d4']
+    [('c4 c5', 'c4 c5'), ('c4 d4', 'c4 d4')]
+    >>> [v for _, v in filter_choices(["c4 d4", "c4 c5", "d3 e3", "swap"], "")]
+    ['swap', 'c4 ', 'd3 ', 'c4 c5', 'c4 d4', 'd3 e3']
     """
     text = " ".join(typed.lower().replace("-", " ").split())
     if text.startswith("move "):
         text = text[5:]
     squashed = text.replace(" ", "")
-    starts = sorted(a for a in legal if a.startswith(text) or a.replace(" ", "").startswith(squashed))
-    if len(starts) >= MAX_CHOICES:
-        return starts[:MAX_CHOICES]
-    rest = sorted(a for a in legal if a not in starts and squashed in a.replace(" ", ""))
-    return (starts + rest)[:MAX_CHOICES]
+    starts = sorted((a for a in legal if a.startswith(text) or a.replace(" ", "").startswith(squashed)), key=_natural)
+    rest = sorted((a for a in legal if a not in starts and squashed in a.replace(" ", "")), key=_natural)
+    matches = starts + rest
+    discs = _discs(matches)
+    if len(discs) > 1:
+        special = [a for a in matches if _natural(a)[0] == 0]
+        others = [a for a in matches if a not in special]
+        chosen = [(a, a) for a in special] + [(f"{d} → {' '.join(t)}"[:100], d + " ") for d, t in discs.items()]
+        return (chosen + [(a, a) for a in others])[:MAX_CHOICES]
+    return [(a, a) for a in matches[:MAX_CHOICES]]
+
+
+def _discs(actions: list[str]) -> dict[str, list[str]]:
+    """The discs moved by inpHeXion moves ``a b`` among ``actions``, with their targets, in order."""
+    out: dict[str, list[str]] = {}
+    for a in actions:
+        parts = a.split()
+        if len(parts) == 2 and CELL.match(parts[0]) and CELL.match(parts[1]):
+            out.setdefault(parts[0], []).append(parts[1])
+    return out
+
+
+def secret_line(result: PlayResult) -> str:
+    """The private confirmation of a secret Blind Hex choice."""
+    cards = result.before.action(result.actions[0]).typed
+    return f"You chose **{cards}** — secret until your opponent has chosen too."
 
 
 class Play(commands.Cog):
     """Moving, showing the board, resigning."""
 
-    def __init__(self, bot: "HexBot") -> None:
+    def __init__(self, bot: HexBot) -> None:
         self.bot = bot
 
     @property
@@ -71,9 +113,14 @@ class Play(commands.Cog):
             result = await self.service.play(channel_id, interaction.user.id, action)
         except ActionError as exc:
             await interaction.response.send_message(
-                await self._refusal(channel_id, interaction.user.id, exc), ephemeral=True, allowed_mentions=NO_MENTIONS
+                await self._refusal(channel_id, interaction.user.id, exc, action), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
             return
+        await self.announce(interaction, result)
+
+    async def announce(self, interaction: discord.Interaction, result: PlayResult) -> None:
+        """Show an accepted action: the new board publicly, or for a secret Blind Hex choice a private
+        confirmation (unless already answered, as by a Play panel) and a public "has chosen" line."""
         await self.remember(interaction)
         self.bot.dispatch("game_changed", result.game)
         channel = interaction.channel
@@ -90,22 +137,23 @@ class Play(commands.Cog):
         await reply_with_result(interaction, result, partial(self.service.names, result.game.row.guild_id, result.game.row.seats),
                                 self.bot.clock.now())
 
-    async def _refusal(self, channel_id: int, user_id: int, exc: ActionError) -> str:
+    async def _refusal(self, channel_id: int, user_id: int, exc: ActionError, typed: str = "") -> str:
         message = str(exc).rstrip(".")
         # Not capitalised: messages often start with a cell name, and c4 is not C4 in our notation.
         text = f"{message}."
         if isinstance(exc, NotationError) or len(text) < 160:
-            hint = examples(await self.service.legal_for(channel_id, user_id))
+            legal = await self.service.legal_for(channel_id, user_id)
+            # A disc typed (or picked in autocomplete) alone: its own moves are the useful examples.
+            own = [a for a in legal if a.startswith(" ".join(typed.lower().split()) + " ")]
+            hint = examples(own or legal)
             if hint:
                 text += "\n" + hint
         return text[:1900]
 
     async def _secret_choice(self, interaction: discord.Interaction, result: PlayResult) -> None:
         """Blind Hex: confirm privately, tell the channel only that a choice was made."""
-        cards = result.before.action(result.actions[0]).typed
-        await interaction.response.send_message(
-            f"You chose **{cards}** — secret until your opponent has chosen too.", ephemeral=True
-        )
+        if not interaction.response.is_done():
+            await interaction.response.send_message(secret_line(result), ephemeral=True)
         names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
         waiting = result.game.position.to_move
         other = " and ".join(f"<@{result.game.user_of(c)}>" for c in waiting)
@@ -122,7 +170,7 @@ class Play(commands.Cog):
         except Exception:
             log.exception("autocomplete failed")
             return []
-        return [app_commands.Choice(name=a, value=a) for a in filter_choices(legal, current)]
+        return [app_commands.Choice(name=name, value=value) for name, value in filter_choices(legal, current)]
 
     @app_commands.command(name="board", description="Show this channel's game again")
     @app_commands.guild_only()
@@ -135,11 +183,15 @@ class Play(commands.Cog):
             )
             return
         await interaction.response.defer(thinking=True)
+        await self.post_position(interaction, game)
+
+    async def post_position(self, interaction: discord.Interaction, game: ActiveGame) -> None:
+        """Post a game's current position publicly as the (deferred) answer to ``interaction``."""
         names = await self.service.names(game.row.guild_id, game.row.seats)
         moves = len(game.position.public_record())
         message = await game_message(game, names, f"Position after {moves} action{'s' if moves != 1 else ''}.",
                                      now=self.bot.clock.now())
-        await interaction.followup.send(**message.kwargs())
+        await post_board(self.bot, interaction.followup.send, message)
 
     @app_commands.command(name="resign", description="Resign this channel's game (your opponent wins)")
     @app_commands.guild_only()
@@ -155,6 +207,6 @@ class Play(commands.Cog):
             await self.service.remember_names(interaction.guild_id, {interaction.user.id: interaction.user.display_name})
 
 
-async def setup(bot: "HexBot") -> None:
+async def setup(bot: HexBot) -> None:
     """Load the cog."""
     await bot.add_cog(Play(bot))

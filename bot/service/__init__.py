@@ -12,28 +12,30 @@ One module per job, mixed into :class:`GameService`:
 * :mod:`.moves`: playing, resigning, aborting, results and ratings;
 * :mod:`.clocks` and :mod:`.timed`: time per move, timers, wins on time, abandonment;
 * :mod:`.takebacks`, :mod:`.settings`, :mod:`.reading` (leaderboards, stats, history);
+* :mod:`.boards`: which message is a game's live board (the one with its controls);
 * :mod:`.core`: the store, the clock, locks and positions they share;
   :mod:`.values` and :mod:`.errors`: what goes in and out.
 """
 
 from ..store import ChallengeRow
+from .boards import BoardsService
 from .challenges import ChallengesService, challenge_options, draw_cut
 from .clocks import ABANDON_AFTER, CLOCKS, GAME_TIMERS, format_duration
 from .core import GAME_TITLES
-from .errors import ClosedRequest, NotYourTurn, UserError
+from .errors import ClosedRequest, NotYourTurn, StaleChoice, UserError
 from .reading import ReadingService
 from .settings import SettingsService
 from .takebacks import TakebacksService
 from .timed import TimedService
-from .values import SEATS, ActiveGame, ChallengeRequest, PlayResult, StartedGame
+from .values import SEATS, ActiveGame, ChallengeRequest, PlayResult, StartedGame, position_version
 
 
-class GameService(ChallengesService, TimedService, TakebacksService, SettingsService, ReadingService):
+class GameService(ChallengesService, TimedService, TakebacksService, SettingsService, ReadingService, BoardsService):
     """Challenges and games of every server, backed by the store."""
 
 
 __all__ = [
     "ABANDON_AFTER", "CLOCKS", "SEATS", "GAME_TIMERS", "GAME_TITLES", "ActiveGame", "ChallengeRequest", "ChallengeRow",
-    "ClosedRequest", "GameService", "NotYourTurn", "PlayResult", "StartedGame", "UserError", "challenge_options",
-    "draw_cut", "format_duration",
+    "ClosedRequest", "GameService", "NotYourTurn", "PlayResult", "StaleChoice", "StartedGame", "UserError",
+    "challenge_options", "draw_cut", "format_duration", "position_version",
 ]

@@ -49,6 +49,8 @@ class ServiceCore:
         self._game_locks = KeyLocks()
         self._challenge_locks = KeyLocks()
         self._channel_locks = KeyLocks()
+        #: one lock per game for its live board message (see :mod:`.boards`)
+        self._board_locks = KeyLocks()
 
     async def _wake(self) -> None:
         """Tell the timer driver that the earliest timer may have changed."""

@@ -11,6 +11,10 @@ class ClosedRequest(UserError):
     """A click on a request (a takeback) that is no longer open: its buttons can go."""
 
 
+class StaleChoice(UserError):
+    """An action chosen for a position that has changed since (a panel opened before a move or takeback)."""
+
+
 class NotYourTurn(UserError):
     """An action by a player who is not to move; says whom the game waits for."""
 

@@ -11,8 +11,8 @@ from ..ratings import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY, Rat
 from ..store import Conflict, GameRow, RatingRow
 from .clocks import CLOCKS, GAME_TIMERS, arm_timers
 from .core import CROSSED, ServiceCore
-from .errors import NotYourTurn, UserError
-from .values import ActiveGame, PlayResult
+from .errors import NotYourTurn, StaleChoice, UserError
+from .values import ActiveGame, PlayResult, position_version
 
 log = logging.getLogger(__name__)
 
@@ -33,16 +33,20 @@ class MovesService(ServiceCore):
         # A secret choice is typed without the colour (the bot adds it): ``1+4``.
         return [g.position.action(a).typed for a in actions]
 
-    async def play(self, channel_id: int, user_id: int, text: str, *, seen: int | None = None) -> PlayResult:
+    async def play(self, channel_id: int, user_id: int, text: str, *, seen: int | None = None,
+                   version: str | None = None) -> PlayResult:
         """Apply one line of notation for a user; raises UserError or the engine's ActionError.
 
         ``seen``: the number of public actions the line was chosen for (the computer's
-        moves); if the game has changed since, nothing is applied.
+        moves); ``version``: the :func:`position_version` it was chosen for (a Play panel).
+        If the game has changed since, nothing is applied (:class:`StaleChoice` for a panel).
         """
         refusal = "You are not playing in this game; start your own with `/challenge`."
         async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
             if seen is not None and len(pos.public_record()) != seen:
                 raise UserError("The game changed while that move was being chosen.")
+            if version is not None and position_version(row.id, pos) != version:
+                raise StaleChoice("The game has changed since that panel was opened; nothing was played.")
             g = ActiveGame(row, pos)
             if colour not in pos.to_move:
                 if pos.choosing_in_secret():

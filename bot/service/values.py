@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, field
 
 from engine import Outcome, Position
@@ -91,3 +92,22 @@ class StartedGame:
     game: ActiveGame
     #: Blind Hex: the cards drawn in the cut, by colour (e.g. {"x": "Q♠", "o": "7♥"})
     cut: dict[str, str] | None = None
+
+
+def position_version(game_id: int, position: Position) -> str:
+    """A short token naming a game's public position, e.g. ``5-1a2b``: the count of public actions and a
+    checksum of them. A panel made for one version is stale once the game has another (a move, a takeback).
+
+    Only public actions go in, so a hidden Blind Hex choice neither changes nor reveals anything.
+
+    >>> import engine
+    >>> position_version(7, engine.new_game("hex", 5))
+    '0-qod8'
+    """
+    acts = position.public_record()
+    crc = zlib.crc32(f"{game_id}|{'|'.join(acts)}".encode()) % 36 ** 4
+    digits = ""
+    for _ in range(4):
+        crc, d = divmod(crc, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[d] + digits
+    return f"{len(acts)}-{digits}"

@@ -114,6 +114,10 @@ class Store(abc.ABC):
     async def set_meta(self, key: str, value: str) -> None:
         """Store a setting of the bot itself."""
 
+    @abc.abstractmethod
+    async def delete_meta(self, key: str) -> None:
+        """Forget a setting of the bot itself."""
+
     # -- challenges ------------------------------------------------------------------
     @abc.abstractmethod
     async def insert_challenge(

@@ -233,6 +233,11 @@ class PostgresStore(Store):
                 key, value,
             )
 
+    async def delete_meta(self, key: str) -> None:
+        """Forget a setting of the bot itself."""
+        async with self.transaction():
+            await self._run("DELETE FROM meta WHERE key = $1", key)
+
     # -- challenges ------------------------------------------------------------------
     async def insert_challenge(
         self, *, guild_id: int, channel_id: int, challenger_id: int, opponent_id: int, game: str, size: int,

@@ -210,6 +210,11 @@ class SQLiteStore(Store):
         row = await self._one("SELECT value FROM meta WHERE key = ?", (key,))
         return None if row is None else row[0]
 
+    async def delete_meta(self, key: str) -> None:
+        """Forget a setting of the bot itself."""
+        async with self.transaction():
+            await self._run("DELETE FROM meta WHERE key = ?", (key,))
+
     async def set_meta(self, key: str, value: str) -> None:
         async with self.transaction():
             await self._run(

@@ -76,8 +76,11 @@ class Harness:
                 self.bot = None
 
     async def slash(self, user: FakeMember, name: str, channel=None, **options) -> InteractionResult:
-        """``/name`` as ``user`` in the game channel (or ``channel``)."""
-        return await self.fake.slash(user, channel or self.channel, name, **options)
+        """``/name`` as ``user`` in the game channel (or ``channel``); a board it posts is registered first."""
+        r = await self.fake.slash(user, channel or self.channel, name, **options)
+        for m in r.messages:
+            await self.board_registered(m)
+        return r
 
     async def move(self, user: FakeMember, action: str, channel=None) -> InteractionResult:
         """``/move action`` as ``user``."""
@@ -102,12 +105,29 @@ class Harness:
             return any(name.endswith(".png") for name in m.files) and (channel is not None or m.channel is self.channel)
 
         msg = await self.fake.wait_for(is_board, existing=False) if channel else None
-        if msg is not None:
-            return msg
-        for m in self.fake.messages(self.channel)[count_before:]:
-            if is_board(m):
-                return m
-        return await self.fake.wait_for(is_board, existing=False)
+        if msg is None:
+            msg = next((m for m in self.fake.messages(self.channel)[count_before:] if is_board(m)), None)
+        if msg is None:
+            msg = await self.fake.wait_for(is_board, existing=False)
+        await self.board_registered(msg)
+        return msg
+
+    async def board_registered(self, msg: FakeMessage) -> None:
+        """Wait until the bot has made ``msg`` (or a newer board) its game's live board (just after
+        posting it), so that a test comparing the database before and after something sees only that."""
+        ids = [re.match(r"^hx:b:(\d+):", c) for c in msg.custom_ids]
+        game = next((int(m.group(1)) for m in ids if m), None)
+        if game is None or self.bot is None:
+            return
+        for _ in range(500):
+            live = await self.bot.service.store.get_meta(f"board:{game}")
+            if live is not None and int(live.split(":")[1]) >= msg.id:
+                return
+            row = await self.bot.service.store.get_game(game)
+            if live is None and (row is None or row.status != "active"):
+                return  # the game is over: no board of it is live any more
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"board {msg.id} of game {game} was never registered")
 
 
 def mentions(text: str | None) -> list[int]:

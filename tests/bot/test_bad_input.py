@@ -276,6 +276,7 @@ async def start_hex_game(live: LiveBot) -> None:
     r = await live.fake.slash(w.alice, w.channel, "challenge", opponent=w.bob, game="hex", size=5, seat="first")
     await live.fake.click(w.bob, r, next(c for c in r.custom_ids if c.endswith(":accept")))
     await live.fake.wait_for(lambda m: m.channel is w.channel and any(n.endswith(".png") for n in m.files))
+    await board_registered(live, w.channel)
 
 
 async def start_games(live: LiveBot) -> dict[str, Any]:
@@ -291,7 +292,17 @@ async def start_games(live: LiveBot) -> dict[str, Any]:
         await live.fake.click(w.bob, r, next(c for c in r.custom_ids if c.endswith(":accept")))
         await live.fake.wait_for(lambda m, ch=channel: m.channel is ch and any(n.endswith(".png") for n in m.files))
         channels[game] = channel
+    for channel in channels.values():
+        await board_registered(live, channel)
     return channels
+
+
+async def board_registered(live: LiveBot, channel) -> None:
+    """Wait until the game's new board is registered as its live one (just after it appears), so the
+    database snapshot every example is compared with is taken after that."""
+    g = await live.bot.service.game_in(channel.id)
+    while g is not None and await live.bot.service.store.get_meta(f"board:{g.row.id}") is None:
+        await asyncio.sleep(0.01)
 
 
 async def mover_and_position(live: LiveBot, channel) -> tuple[FakeMember, engine.Position]:

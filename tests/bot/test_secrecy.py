@@ -78,7 +78,7 @@ async def expected_autocomplete(position: engine.Position, colour: str, typed: s
     pos = public_position(position)
     if colour not in pos.to_move or pos.phase != "choose":
         return []
-    return filter_choices([a.split(":", 1)[1] for a in pos.legal_actions(colour)], typed)
+    return [value for _, value in filter_choices([a.split(":", 1)[1] for a in pos.legal_actions(colour)], typed)]
 
 
 async def test_a_whole_blind_hex_game_leaks_no_choice_before_the_reveal(harness, caplog):

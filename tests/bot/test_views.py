@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.controls import BoardButton, PanelButton, PanelSelect
 from bot.present import SORRY
 from bot.views import ChallengeButton, ClaimButton, TakebackButton
 
@@ -28,8 +29,9 @@ async def test_each_cog_registers_its_own_buttons(harness):
         registered = set(bot.button_handlers)
         await bot.remove_cog("Lifecycle")
         left = set(bot.button_handlers)
-    assert registered == {ChallengeButton, TakebackButton, ClaimButton}
-    assert left == {ChallengeButton}
+    controls = {BoardButton, PanelButton, PanelSelect}
+    assert registered == {ChallengeButton, TakebackButton, ClaimButton} | controls
+    assert left == {ChallengeButton} | controls
 
 
 async def test_a_click_whose_cog_is_not_loaded_gets_a_private_apology(harness):

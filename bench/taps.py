@@ -1,0 +1,202 @@
+"""Tap-to-play latency: the real bot (its own process) against the fake Discord, N games at once.
+
+Run: ``.venv/bin/python bench/taps.py`` (``--games 1 20``, ``--seconds 20``). Not a test.
+
+Each game (a mix of Hex 11×11, inpHeXion 7×7 and Blind Hex, two players, one
+channel each, new games by a real challenge and Accept) plays a seeded random
+game. Each action is played, at random, either by **taps** (press Play under
+the newest board, then the panel's buttons and menus, with 0.3–0.8 s of
+thinking between taps) or by typing **/move** (the baseline, same run, same
+load). Measured from the press's dispatch by the fake:
+
+* **panel** — Play → the private panel is shown;
+* **tap** — a choice that only leads to the next step (a row, a disc, a card) → the updated panel;
+* **board** — the last choice → the new board (picture) in the channel;
+* **/move** — the baseline: ``/move`` → its board.
+
+Blind Hex secret choices post no board and are left out of the board figures.
+Discord's limit for a first answer is 3 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+from bench.load import MIX, TOKEN, BotProcess, pct, read_game  # noqa: E402
+
+
+@dataclass
+class Table:
+    """One channel with two players and their current game."""
+
+    channel: object
+    players: tuple
+    game: str
+    size: int | None
+    rng: random.Random
+    position: engine.Position | None = None
+    seats: tuple[int, int] = (0, 0)
+    actions: list[str] = field(default_factory=list)
+
+
+class TapLoad:
+    """Plays every table until the time is up and keeps the timings."""
+
+    def __init__(self, fake, bot: BotProcess) -> None:
+        from tests.bot.taps import Tapper
+
+        self.fake, self.bot = fake, bot
+        self.tapper_class = Tapper
+        self.times: dict[str, list[float]] = {"panel": [], "tap": [], "board": [], "/move": []}
+        self.failures: list[str] = []
+        self.measuring = False
+
+    def keep(self, what: str, seconds: float) -> None:
+        if self.measuring:
+            self.times[what].append(seconds * 1000)
+
+    async def new_game(self, t: Table) -> None:
+        a, b = t.players
+        options = {"opponent": b, "game": t.game, **({"size": t.size} if t.size else {})}
+        r = await self.fake.slash(a, t.channel, "challenge", timeout=60, **options)
+        await self.fake.click(b, r, next(c for c in r.custom_ids if c.endswith(":accept")), timeout=60)
+        await self.fake.wait_for(lambda m: m.channel is t.channel and bool(m.files), 60)
+        row = read_game(self.bot.db, t.channel.id)
+        opts = engine.make_options(row["game"], row["size"], tuple(row["variants"].split()), row["first"])
+        log: list[str] = []
+        opts.new_position().random_playout(t.rng, log)
+        t.position, t.seats, t.actions = opts.new_position(), (row["seat0_id"], row["seat1_id"]), log
+
+    async def play(self, t: Table, stop_at: float) -> None:
+        loop = asyncio.get_running_loop()
+        users = {p.id: p for p in t.players}
+        tap = self.tapper_class(self.fake, t.channel)
+        while loop.time() < stop_at:
+            if t.position is None or not t.actions:
+                await self.new_game(t)
+            pos = t.position
+            assert pos is not None
+            action = t.actions[0]
+            colour = action.split(":")[0] if ":" in action else pos.to_move[0]
+            user = users[t.seats[pos.seat_of_colour(colour)]]
+            secret = ":" in action and len(pos.to_move) == 2
+            await asyncio.sleep(t.rng.uniform(0.5, 1.5))
+            try:
+                if t.rng.random() < 0.5:
+                    await self.by_taps(tap, user, pos, action, secret, t)
+                else:
+                    await self.by_move(user, action, secret, t)
+            except Exception as exc:  # noqa: BLE001 — counted; the report says how many
+                self.failures.append(f"{type(exc).__name__}: {exc}"[:200])
+                t.position = None  # start afresh rather than guess where this game is
+                continue
+            pos.play(action)
+            t.actions.pop(0)
+            if pos.outcome is not None:
+                t.position = None
+
+    async def by_move(self, user, action: str, secret: bool, t: Table) -> None:
+        t0 = time.perf_counter()
+        r = await self.fake.slash(user, t.channel, "move", action=action.split(":")[-1], timeout=60)
+        if not secret and r.ephemeral:
+            raise RuntimeError(f"/move {action} refused: {r.content}")
+        if not secret:
+            self.keep("/move", time.perf_counter() - t0)
+
+    async def by_taps(self, tap, user, pos: engine.Position, action: str, secret: bool, t: Table) -> None:
+        from tests.bot.taps import taps_for
+
+        last = max((m.id for m in self.fake.messages(t.channel)), default=0)
+        t0 = time.perf_counter()
+        opened = await tap.open_panel(user)
+        self.keep("panel", time.perf_counter() - t0)
+        panel = opened.message
+        wanted = taps_for(pos, action)
+        while wanted:
+            await asyncio.sleep(t.rng.uniform(0.3, 0.8))
+            final = len(wanted) == 1
+            t0 = time.perf_counter()
+            if await tap.tap(user, panel, wanted[0]):
+                wanted.pop(0)
+            else:
+                final = False
+            if not final:
+                self.keep("tap", time.perf_counter() - t0)
+        if secret:
+            return
+        await self.fake.wait_for(lambda m: m.channel is t.channel and m.id > last and bool(m.files), 60)
+        self.keep("board", time.perf_counter() - t0)
+
+
+async def run(n: int, seconds: float, warmup: float, seed: int) -> dict:
+    from tests.fake_discord import FakeDiscord
+    from tests.fake_discord.patch import block_network
+
+    fake = FakeDiscord(token=TOKEN)
+    guild = fake.add_guild("Taps Server")
+    tables = []
+    for i in range(n):
+        game, size = MIX[i % len(MIX)]
+        tables.append(Table(fake.add_text_channel(guild, f"game-{i}"),
+                            (fake.add_member(guild, f"p{i}a"), fake.add_member(guild, f"p{i}b")),
+                            game, size, random.Random(f"{seed}-{n}-{i}")))
+    await fake.start()
+    workdir = Path(tempfile.mkdtemp(prefix=f"taps-{n}-"))
+    bot = BotProcess(fake, workdir, workdir / "bot.sqlite3")
+    load = TapLoad(fake, bot)
+    try:
+        with block_network():
+            await bot.start()
+            for t in tables:
+                await load.new_game(t)
+            end = asyncio.get_running_loop().time() + warmup + seconds
+            players = [asyncio.create_task(load.play(t, end)) for t in tables]
+            await asyncio.sleep(warmup)
+            load.measuring = True
+            await asyncio.gather(*players)
+    finally:
+        await bot.stop()
+        await fake.stop()
+    shutil.rmtree(workdir, ignore_errors=True)
+    out: dict = {"N": n, "failures": load.failures}
+    for what, ms in load.times.items():
+        out[what] = (len(ms), pct(ms, 50), pct(ms, 99))
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, nargs="+", default=[1, 20])
+    p.add_argument("--seconds", type=float, default=20.0)
+    p.add_argument("--warmup", type=float, default=3.0)
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    rows = []
+    for n in args.games:
+        r = asyncio.run(run(n, args.seconds, args.warmup, args.seed))
+        rows.append(r)
+        print(f"N={n}: " + ", ".join(f"{w} n={c} p50 {a:.0f} p99 {b:.0f} ms" for w, (c, a, b) in
+                                     ((w, r[w]) for w in ("panel", "tap", "board", "/move"))) +
+              f", {len(r['failures'])} failures {r['failures'][:2]}", flush=True)
+    print("\n| N | Play → panel p50 / p99 | tap → next step p50 / p99 | last choice → board p50 / p99 "
+          "| baseline /move → board p50 / p99 | board ÷ /move (p50) |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        cells = [f"{r[w][1]:.0f} / {r[w][2]:.0f} ms (n={r[w][0]})" for w in ("panel", "tap", "board", "/move")]
+        print(f"| {r['N']} | " + " | ".join(cells) + f" | {r['board'][1] / r['/move'][1]:.2f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,280 @@
+"""Playing with taps: the controls under every board and the private Play panel.
+
+Play opens an ephemeral panel for the player whose turn it is (built by
+:mod:`bot.panels` from the engine's legal actions); each completed choice goes
+through the same service call as ``/move``. Board, Takeback, Resign and Abort
+sit beside it (Resign and Abort ask first). Only the newest board of a game
+keeps its controls; a finished game's boards have none.
+
+Every press is acknowledged before anything else is done (database, locks, pictures).
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from engine import ActionError
+
+from .. import panels, texts
+from ..controls import BoardButton, PanelButton, PanelSelect, confirm_view, panel_view
+from ..present import NO_MENTIONS, SORRY, reply_with_result
+from ..service import ActiveGame, StaleChoice, UserError, position_version
+from ..service.locks import KeyLocks
+from ..views import register_buttons, unregister_buttons
+from .play import secret_line
+
+if TYPE_CHECKING:
+    from ..app import HexBot
+
+log = logging.getLogger(__name__)
+
+OVER = "This game is over — `/history` lists it, `/challenge` starts a new one."
+#: how many panels to remember as used (a second tap on a used panel is ignored, not refused)
+_USED_PANELS = 512
+
+
+class Controls(commands.Cog):
+    """The buttons under boards, the Play panel and its choices."""
+
+    def __init__(self, bot: HexBot) -> None:
+        self.bot = bot
+        self._panel_locks = KeyLocks()
+        #: panel message id → (the version a choice on it was played for, what the panel said then)
+        self._used: dict[int, tuple[str, str]] = {}
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    async def cog_load(self) -> None:
+        """Register the controls, so presses on messages from before a restart work too."""
+        register_buttons(self.bot, {BoardButton: self.board_press, PanelButton: self.panel_press,
+                                    PanelSelect: self.panel_press})
+
+    async def cog_unload(self) -> None:
+        """Unregister the controls."""
+        unregister_buttons(self.bot, BoardButton, PanelButton, PanelSelect)
+
+    # -- presses on a board ------------------------------------------------------------
+    async def board_press(self, interaction: discord.Interaction, button: BoardButton) -> None:
+        """A board control (or a Resign/Abort confirmation) was pressed."""
+        game_id, n, act = button.game_id, button.n, button.act
+        try:
+            await self._board_press(interaction, game_id, n, act)
+        except UserError as exc:
+            await self._say(interaction, texts.refusal(exc))
+        except Exception:
+            log.exception("board control %s of game %d failed", act, game_id)
+            await self._say(interaction, SORRY)
+
+    async def _board_press(self, interaction: discord.Interaction, game_id: int, n: int, act: str) -> None:
+        if act == "takeback":
+            await self._takeback(interaction, game_id, n)
+            return
+        if act == "board":
+            await interaction.response.defer(thinking=True)
+            g = await self.service.game(game_id)
+            if g is None or g.row.status != "active":
+                await self._say(interaction, OVER)
+                return
+            await self.bot.get_cog("Play").post_position(interaction, g)  # type: ignore[union-attr]
+            return
+        in_place = _on_ephemeral(interaction)
+        if in_place:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        g = await self.service.game(game_id)
+        if g is None or g.row.status != "active":
+            await self._say(interaction, OVER)
+            return
+        colour = g.colour_of(interaction.user.id)
+        if colour is None:
+            players = " and ".join(f"<@{u}>" for u in g.row.seats)
+            await self._say(interaction, f"Only {players} play in this game; start your own with `/challenge`.")
+            return
+        if act == "play":
+            await self._open_panel(interaction, g, colour)
+        elif act in ("resign", "abort"):
+            what = "Resign? Your opponent wins the game." if act == "resign" else \
+                "Abort? The game ends with no result and no rating change (only while it has barely started)."
+            await self._say(interaction, f"Game #{g.row.id}: {what}", view=confirm_view(game_id, n, act))
+        elif act == "keep":
+            await self._say(interaction, "Nothing changed — play on.")
+        elif act in ("resign!", "abort!"):
+            await self._end(interaction, g, act[:-1])
+
+    async def _open_panel(self, interaction: discord.Interaction, g: ActiveGame, colour: str,
+                          note: str = "") -> None:
+        """Show the panel's first step, or why there is none."""
+        pos = g.position
+        if colour not in pos.to_move:
+            if pos.choosing_in_secret():
+                why = "You have already chosen your cards; waiting for your opponent to choose."
+            else:
+                why = f"It's not your turn — waiting for {' and '.join(f'<@{u}>' for u in g.users_to_move())}."
+            await self._say(interaction, (note + "\n" if note else "") + why)
+            return
+        step = panels.panel(pos, colour, ())
+        assert isinstance(step, panels.Step)  # an empty path never completes an action
+        version = position_version(g.row.id, pos)
+        await self._say(interaction, (note + "\n" if note else "") + step.text,
+                        view=panel_view(g.row.id, version, step))
+
+    async def _takeback(self, interaction: discord.Interaction, game_id: int, n: int) -> None:
+        g = await self.service.game(game_id)
+        if g is None or g.row.status != "active":
+            await interaction.response.send_message(OVER, ephemeral=True)
+            return
+        if len(g.position.public_record()) != n:
+            await interaction.response.send_message(
+                "The game has moved on since this board: a takeback undoes the last turn only. "
+                "Use the newest board's Takeback or `/takeback`.", ephemeral=True)
+            return
+        await self.bot.get_cog("Lifecycle").ask_takeback(interaction)  # type: ignore[union-attr]
+
+    async def _end(self, interaction: discord.Interaction, g: ActiveGame, act: str) -> None:
+        """A confirmed Resign or Abort: the same service calls as ``/resign`` and ``/abort``."""
+        if act == "resign":
+            result = await self.service.resign(g.row.channel_id, interaction.user.id)
+        else:
+            await self.service.abort(g.row.channel_id, interaction.user.id)
+        await self._say(interaction, f"You {act}ed game #{g.row.id}.")
+        if act == "resign":
+            await reply_with_result(interaction, result, partial(self.service.names, result.game.row.guild_id,
+                                                                 result.game.row.seats),
+                                    self.bot.clock.now())
+            return
+        self.bot.dispatch("game_closed", g.row.id)
+        await interaction.followup.send(
+            f"Game #{g.row.id} was aborted by **{texts.clean(interaction.user.display_name)}**: no result, "
+            "no rating change.", allowed_mentions=NO_MENTIONS)
+
+    # -- presses in a panel ------------------------------------------------------------
+    async def panel_press(self, interaction: discord.Interaction, item: PanelButton | PanelSelect) -> None:
+        """A choice in a Play panel: the next step, or the action played through the service."""
+        game_id, version, path = item.game_id, item.version, item.chosen(interaction)
+        await interaction.response.defer()
+        key = interaction.message.id if interaction.message else interaction.id
+        try:
+            async with self._panel_locks.lock(key):  # two taps on one panel: one after the other
+                await self._panel_press(interaction, key, game_id, version, path)
+        except UserError as exc:
+            await self._say(interaction, texts.refusal(exc))
+        except Exception:
+            log.exception("panel choice %s of game %d failed", path, game_id)
+            await self._say(interaction, SORRY)
+
+    async def _panel_press(self, interaction: discord.Interaction, key: int, game_id: int, version: str,
+                           path: tuple[str, ...]) -> None:
+        used = self._used.get(key)
+        if used is not None and used[0] == version:
+            # A second tap on a choice already played: it applied once; the panel keeps saying so.
+            await self._say(interaction, used[1])
+            return
+        g = await self.service.game(game_id)
+        if g is None or g.row.status != "active":
+            await self._say(interaction, OVER)
+            return
+        colour = g.colour_of(interaction.user.id)
+        if colour is None:
+            await self._say(interaction, "You are not playing in this game.")
+            return
+        stale = "That panel is out of date (the game has moved on since) — nothing was played."
+        if position_version(game_id, g.position) != version:
+            await self._open_panel(interaction, g, colour, note=stale)
+            return
+        try:
+            step = panels.panel(g.position, colour, path)
+        except panels.PanelError:
+            await self._open_panel(interaction, g, colour, note="That choice is not available now.")
+            return
+        if isinstance(step, panels.Step):
+            await self._say(interaction, step.text, view=panel_view(game_id, version, step))
+            return
+        try:
+            result = await self.service.play(g.row.channel_id, interaction.user.id, step.action, version=version)
+        except StaleChoice:
+            fresh = await self.service.game(game_id)
+            if fresh is None or fresh.row.status != "active":
+                await self._say(interaction, OVER)
+            else:
+                await self._open_panel(interaction, fresh, colour, note=stale)
+            return
+        except ActionError as exc:
+            await self._say(interaction, str(exc))
+            return
+        said = await self._after_play(interaction, result, colour)
+        self._remember_used(key, version, said)
+
+    async def _after_play(self, interaction: discord.Interaction, result: Any, colour: str) -> str:
+        """Tell the player privately (and the next step of the same turn), then post the board;
+        return what the panel says now."""
+        play_cog: Any = self.bot.get_cog("Play")
+        said = secret_line(result) if result.secret else f"Played **{' '.join(result.actions)}**."
+        pos = result.game.position
+        if not result.secret and colour in pos.to_move and pos.outcome is None:
+            # The same player acts again (an inpHeXion relocation, a second letter): the next step right here.
+            await self._open_panel(interaction, result.game, colour, note=said)
+        else:
+            await self._say(interaction, said)
+        await play_cog.announce(interaction, result)
+        return said
+
+    def _remember_used(self, key: int, version: str, said: str) -> None:
+        self._used[key] = (version, said)
+        while len(self._used) > _USED_PANELS:
+            self._used.pop(next(iter(self._used)))
+
+    # -- only the newest board keeps its controls -----------------------------------------
+    async def board_posted(self, game_id: int, live: bool, message: discord.Message) -> None:
+        """A board was posted: it is the game's live one (or the game is over); strip the one before."""
+        where = (message.channel.id, message.id) if live else None
+        await self._replace_live_board(game_id, where, message.id)
+
+    @commands.Cog.listener()
+    async def on_game_closed(self, game_id: int) -> None:
+        """A game ended without a board (aborted): its last board loses its controls."""
+        await self._replace_live_board(game_id, None, None)
+
+    async def _replace_live_board(self, game_id: int, where: tuple[int, int] | None, keep: int | None) -> None:
+        try:
+            previous = await self.service.swap_board_message(game_id, where)
+            if previous is None or previous[1] == keep:
+                return
+            channel_id, message_id = previous
+            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
+        except Exception as exc:
+            # A deleted board, a lost permission, or shutting down: stale controls only ever answer
+            # "this game is over" or open a panel for the current position, so this is no failure.
+            log.warning("game %d: could not remove the controls of its previous board: %r", game_id, exc)
+
+    # -- answering ---------------------------------------------------------------------
+    async def _say(self, interaction: discord.Interaction, text: str, view: discord.ui.View | None = None) -> None:
+        """Answer privately: replace the panel / confirmation in place, or fill the private reply."""
+        try:
+            if not interaction.response.is_done():
+                await interaction.response.send_message(text, ephemeral=True, view=view or discord.utils.MISSING,
+                                                        allowed_mentions=NO_MENTIONS)
+            elif _on_ephemeral(interaction):
+                await interaction.edit_original_response(content=text, view=view, allowed_mentions=NO_MENTIONS)
+            else:
+                await interaction.followup.send(text, ephemeral=True, view=view or discord.utils.MISSING,
+                                                allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException:
+            log.warning("could not answer a control press", exc_info=True)
+
+
+def _on_ephemeral(interaction: discord.Interaction) -> bool:
+    """Whether the press came from a private message (a panel or a confirmation)."""
+    return interaction.message is not None and interaction.message.flags.ephemeral
+
+
+async def setup(bot: HexBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(Controls(bot))
