@@ -148,3 +148,19 @@ async def test_a_timer_added_by_another_process_wakes_this_ones_driver_at_once(p
         await timers.stop()
         await mine.close()
         await other.close()
+
+
+async def test_the_sync_command_syncs_the_slash_commands_once_and_exits(fake_discord, pg_url, tmp_path):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS", "DEV_GUILD_ID")}
+    env.update(DISCORD_TOKEN=fake_discord.token, DATABASE_URL=pg_url)
+    before = len(fake_discord.command_syncs)
+    proc = await asyncio.create_subprocess_exec(
+        *fake_discord.launch_command("bot", "sync"), env=fake_discord.launch_env(env), cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 0, err.decode()
+    assert "commands synced" in out.decode()
+    assert len(fake_discord.command_syncs) == before + 1
+    assert fake_discord.gateway.identifies == 0  # no gateway connection: a sync only
+    assert "move" in fake_discord.command_syncs[-1].names
