@@ -1,5 +1,5 @@
 """Helpers for the crash-safety test: the bot as a real process, scripted games, and the
-database read straight from the SQLite file.
+database read straight from the database (a SQLite file or PostgreSQL).
 
 Each game is a seeded script of ``/move`` lines (a line may apply several actions,
 e.g. an inpHeXion move with its relocation, and must apply all or none) and
@@ -15,12 +15,13 @@ import json
 import os
 import random
 import signal
-import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import engine
+from bot.store.urls import database_target
+from tests.dbquery import query, query_dicts
 from tests.fake_discord import FakeDiscord, FakeInteraction, FakeMember
 
 GAME_TIMERS = ("reminder", "deadline", "abandon")
@@ -32,10 +33,11 @@ GAME_TIMERS = ("reminder", "deadline", "abandon")
 class BotProcess:
     """``python -m bot`` pointed at the fake, on one database file, restartable and killable."""
 
-    def __init__(self, fake: FakeDiscord, workdir: Path) -> None:
+    def __init__(self, fake: FakeDiscord, workdir: Path, database_url: str | None = None) -> None:
         self.fake = fake
         self.workdir = workdir
-        self.db = workdir / "bot.sqlite3"
+        #: the DATABASE_URL (a SQLite file in the work folder unless given)
+        self.db = database_url or f"sqlite:///{workdir / 'bot.sqlite3'}"
         self.proc: asyncio.subprocess.Process | None = None
         self.generation = 0
         self.logs: list[Path] = []
@@ -45,7 +47,7 @@ class BotProcess:
         assert self.proc is None
         self.generation += 1
         env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS", "DEV_GUILD_ID")}
-        env.update(DISCORD_TOKEN=self.fake.token, DATABASE_PATH=str(self.db), LOG_LEVEL="INFO", PYTHONUNBUFFERED="1")
+        env.update(DISCORD_TOKEN=self.fake.token, DATABASE_URL=self.db, LOG_LEVEL="INFO", PYTHONUNBUFFERED="1")
         log = self.workdir / f"bot-{self.generation:03d}.log"
         self.logs.append(log)
         with open(log, "wb") as err:
@@ -94,26 +96,16 @@ class BotProcess:
 # --------------------------------------------------------------------------- the database, read-only
 
 
-def connect_ro(db: Path) -> sqlite3.Connection:
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    con.row_factory = sqlite3.Row
-    return con
+def integrity(db: str) -> str:
+    """SQLite's ``PRAGMA integrity_check``; on PostgreSQL (which checks its own pages) ``ok`` if it answers."""
+    if database_target(db)[0] == "postgres":
+        return "ok" if query(db, "SELECT 1") == [(1,)] else "no answer"
+    return " ".join(str(r[0]) for r in query(db, "PRAGMA integrity_check"))
 
 
-def integrity(db: Path) -> str:
-    con = connect_ro(db)
-    try:
-        return " ".join(r[0] for r in con.execute("PRAGMA integrity_check"))
-    finally:
-        con.close()
-
-
-def rows(db: Path, sql: str, *args: Any) -> list[sqlite3.Row]:
-    con = connect_ro(db)
-    try:
-        return list(con.execute(sql, args))
-    finally:
-        con.close()
+def rows(db: str, sql: str, *args: Any) -> list[dict[str, Any]]:
+    """Rows of a read-only query (``?`` placeholders) as dicts, on either store."""
+    return query_dicts(db, sql, *args)
 
 
 # --------------------------------------------------------------------------- scripts
@@ -129,7 +121,7 @@ class Line:
     resign: bool = False
 
 
-def make_script(row: sqlite3.Row, rng: random.Random) -> list[Line]:
+def make_script(row: dict[str, Any], rng: random.Random) -> list[Line]:
     """A seeded random game for a stored game row, as lines typed by its players.
 
     inpHeXion games are drawn until one has a relocation, and a move with one
@@ -169,7 +161,7 @@ def make_script(row: sqlite3.Row, rng: random.Random) -> list[Line]:
     return lines
 
 
-def position_after(row: sqlite3.Row, lines: list[Line], k: int) -> engine.Position:
+def position_after(row: dict[str, Any], lines: list[Line], k: int) -> engine.Position:
     options = engine.make_options(row["game"], row["size"], tuple(row["variants"].split()), row["first"])
     pos = options.new_position()
     for line in lines[:k]:
@@ -190,7 +182,7 @@ class Slot:
     game: str
     size: int | None
     game_id: int | None = None
-    row: sqlite3.Row | None = None
+    row: dict[str, Any] | None = None
     lines: list[Line] = field(default_factory=list)
     #: lines stored (known from the database after each restart, counted up while running)
     done: int = 0
@@ -210,7 +202,7 @@ class Slot:
         return self.row is None or self.done >= len(self.lines)
 
 
-def stored_lines(db: Path, slot: Slot) -> int:
+def stored_lines(db: str, slot: Slot) -> int:
     """How many whole lines of the slot's script the database holds; fails on anything else."""
     assert slot.row is not None
     game_id = slot.row["id"]
@@ -256,7 +248,7 @@ def stored_lines(db: Path, slot: Slot) -> int:
     return k
 
 
-def check_everything_else(db: Path) -> None:
+def check_everything_else(db: str) -> None:
     """Invariants across tables: ratings agree with their changes, challenges with games and timers."""
     for r in rows(db, "SELECT * FROM ratings"):
         (counted,) = rows(db, "SELECT COUNT(*) AS n FROM rating_changes c JOIN games g ON g.id = c.game_id"

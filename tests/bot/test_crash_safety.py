@@ -276,7 +276,7 @@ class CrashRun:
             slot.done = slot.confirmed = k
 
 
-async def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path):
+async def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path, database_url):
     rng = random.Random(SEED)
     fake = FakeDiscord(token="crash-safety-token")
     w = standard_world(fake)
@@ -288,7 +288,7 @@ async def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path):
         Slot(fake.add_text_channel(w.guild, "quick"), (dave, w.alice), "hex", 5),
     ]
     await fake.start()
-    bot = BotProcess(fake, tmp_path)
+    bot = BotProcess(fake, tmp_path, database_url)
     run = CrashRun(fake, bot, rng)
     try:
         # The first games: challenges posted in the first run, accepted with their buttons after the first kill.
