@@ -13,8 +13,10 @@ both sides' measured wall and CPU time per move). Each opening (Black's first
 stone, from a fixed list) is played twice, once with each colour for our AI.
 A MoHex crash (exit 139 after "Fillin caused win!") restarts it, replays the game
 so far and asks again; it repeats in the same position, so a second crash there
-is answered by asking with MoHex's inferior-cell engine off for that one move.
-The table counts the restarts; the per-game lines the ICE-off moves.
+is answered by asking with MoHex's inferior-cell engine off for that one move, and
+a third ends the game, adjudicated by our virtual connections when they decide it
+(MoHex's log says its fill-in decided it), else not counted. The table counts the
+restarts; the per-game lines the ICE-off moves and adjudications.
 
 "Proved" plies: ours come from :data:`engine.ai.hex_ai.LAST` (virtual connections
 or the tree's solver proved the result); MoHex's from its log: a ``genmove``
@@ -34,6 +36,7 @@ from pathlib import Path
 
 from engine import make_options
 from engine.ai import choose, hex_ai
+from engine.ai.hex_vc import analyse
 
 HOW_TO_GET = (
     "MoHex row skipped: no MoHex binary. Build one (15-20 min on 2 cores): fetch "
@@ -174,6 +177,8 @@ class Game:
     winner: str = ""
     plies: int = 0
     resigned: bool = False
+    #: MoHex crashed three times on one move: decided by our virtual connections (winner "" if they could not)
+    adjudicated: bool = False
     our_proof: int | None = None
     mohex_proof: int | None = None
     restarts: int = 0
@@ -205,6 +210,12 @@ def play(mohex: MoHex, row: Row, opening: str, ours: str, seed: int) -> Game:
             mohex.command(f"play {colour[0]} {move}")
             continue
         move = _mohex_move(mohex, pos, colour, row.seconds, game)
+        if move is None:
+            # The crash comes with "Fillin caused win": MoHex's knowledge says the game is
+            # decided. Our virtual connections adjudicate it, or the game does not count.
+            game.adjudicated = True
+            game.winner = _adjudicate(pos) or ""
+            break
         if move == "resign":
             game.resigned = True
             game.winner = ours
@@ -216,12 +227,13 @@ def play(mohex: MoHex, row: Row, opening: str, ours: str, seed: int) -> Game:
     return game
 
 
-def _mohex_move(mohex: MoHex, pos, colour: str, seconds: float, game: Game) -> str:
+def _mohex_move(mohex: MoHex, pos, colour: str, seconds: float, game: Game) -> str | None:
     """MoHex's move, restarting it and replaying the game after a crash.
 
     The known crash repeats in the same position, so after a second one the move is
     asked for with MoHex's inferior-cell engine (ICE) off for that one move (the
-    fill-in that triggers the crash comes from it); the game records it.
+    fill-in that triggers the crash comes from it); the game records it. None when
+    it crashed a third time: the game is then adjudicated (see :func:`play`).
     """
     for attempt in range(3):
         try:
@@ -245,7 +257,22 @@ def _mohex_move(mohex: MoHex, pos, colour: str, seconds: float, game: Game) -> s
         if proved and game.mohex_proof is None:
             game.mohex_proof = len(pos.actions) + 1
         return move
-    raise RuntimeError(f"MoHex crashed three times at ply {len(pos.actions) + 1}: {' '.join(pos.actions)}")
+    return None
+
+
+def _adjudicate(pos) -> str | None:
+    """The winning colour by our virtual connections (None when they do not decide)."""
+    g = pos.grid
+    mover = pos.to_move[0]
+    black, white = pos._stones("black"), pos._stones("white")
+    mine, theirs = (black, white) if mover == "black" else (white, black)
+    vc = analyse(g, mine, theirs, mover == "black")
+    other = "white" if mover == "black" else "black"
+    if vc.mover_wins:
+        return mover
+    if vc.mover_loses:
+        return other
+    return None
 
 
 def _stderr(line: str) -> None:
@@ -272,6 +299,10 @@ def _game_line(row: Row, i: int, g: Game) -> str:
     won = "won" if g.winner == g.ours else "lost"
     proof = lambda p: "—" if p is None else str(p)  # noqa: E731
     end = " (MoHex resigned)" if g.resigned else ""
+    if g.adjudicated:
+        end = " (MoHex crashed 3 times: adjudicated by our virtual connections)"
+        if not g.winner:
+            won, end = "did not finish", " (MoHex crashed 3 times, undecided: not counted)"
     return (
         f"<!-- {row.name} game {i + 1}: opening {g.opening}, ours {g.ours}, we {won} in {g.plies} plies{end}; "
         f"first proved at ply: ours {proof(g.our_proof)}, MoHex {proof(g.mohex_proof)}; MoHex restarts {g.restarts}, ICE-off moves {g.ice_off_moves} -->"
@@ -279,7 +310,8 @@ def _game_line(row: Row, i: int, g: Game) -> str:
 
 
 def summary(row: Row, games: list[Game]) -> str:
-    """A markdown table row for one match."""
+    """A markdown table row for one match (games MoHex's crashes left undecided are not counted)."""
+    games = [g for g in games if g.winner]
     n = len(games)
     wins = sum(g.winner == g.ours for g in games)
     as_b = [g for g in games if g.ours == "black"]
