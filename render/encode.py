@@ -12,9 +12,9 @@ import io
 
 from PIL import Image
 
-#: zlib effort: a palette picture of flat colours packs well even at level 1 (about 40 KB at
-#: 800 px), which takes a third of level 5's time; bench/render.py shows both
-COMPRESS_LEVEL = 1
+#: zlib effort: a palette picture of flat colours packs well even at level 2 (about 40 KB at
+#: 800 px, a busy Blind Hex board under 60 KB) in a third of level 5's time
+COMPRESS_LEVEL = 2
 
 
 def to_palette(image: Image.Image, palette: Image.Image) -> Image.Image:

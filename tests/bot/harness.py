@@ -95,16 +95,24 @@ class Harness:
         r = await self.challenge(challenger, opponent, game, **options)
         assert not r.ephemeral, r.content
         before = len(self.fake.messages(self.channel))
+        known = set(self.fake.message_index)
         accept = next(c for c in r.custom_ids if c.endswith(":accept"))
         await self.fake.click(opponent, r, accept)
-        return await self.board_after(before, channel=None if not options.get("thread") else "thread")
+        return await self.board_after(before, channel=None if not options.get("thread") else "thread", known=known)
 
-    async def board_after(self, count_before: int, channel=None) -> FakeMessage:
-        """The first message with a board image posted after ``count_before`` messages."""
+    async def board_after(self, count_before: int, channel=None, known: set[int] | None = None) -> FakeMessage:
+        """The first message with a board image posted after ``count_before`` messages.
+
+        In a thread: the first board among the messages not in ``known`` (ids taken
+        before the action), whether it came before this call or comes after it.
+        """
         def is_board(m: FakeMessage) -> bool:
             return any(name.endswith(".png") for name in m.files) and (channel is not None or m.channel is self.channel)
 
-        msg = await self.fake.wait_for(is_board, existing=False) if channel else None
+        msg = None
+        if channel:
+            seen = known if known is not None else set(self.fake.message_index)
+            msg = await self.fake.wait_for(lambda m: is_board(m) and m.id not in seen, existing=True)
         if msg is None:
             msg = next((m for m in self.fake.messages(self.channel)[count_before:] if is_board(m)), None)
         if msg is None:

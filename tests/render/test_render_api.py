@@ -136,3 +136,11 @@ def test_the_neutral_disc_is_named_in_a_legend_while_it_is_on_the_board(random_p
     lay = render.layout_of(with_neutral)
     corner = image.crop((lay.width - 200, lay.header, lay.width - 10, lay.header + 40))
     assert len(corner.getcolors(maxcolors=10_000) or []) > 10
+
+
+@pytest.mark.parametrize("game,size", [("hex", 7), ("hex", 11), ("hex", 19), ("inphexion", 7), ("inphexion", 11), ("blindhex", None)])
+def test_a_board_png_stays_under_60_kb_at_the_bots_width(game, size, random_position):
+    for seed in range(3):
+        for actions in (10, 60, 400):
+            png = render.render_position(random_position(game, size, actions, seed), names={"white": "Alice", "black": "Bob"})
+            assert len(png) <= 60 * 1024

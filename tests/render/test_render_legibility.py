@@ -20,7 +20,7 @@ def shown(lay) -> float:
 
 
 def glyph_height(f, s: str) -> float:
-    left, top, right, bottom = f.getbbox(s)
+    _, top, _, bottom = f.getbbox(s)
     return bottom - top
 
 
@@ -47,7 +47,7 @@ def test_blind_hex_digits_are_8_px_tall_at_display_size(width):
 @pytest.mark.parametrize("name", ["Alice", "Bob", "Zoë", "Ярослав", "Αλέξανδρος"])
 def test_player_names_are_10_px_tall_at_display_size(name, width):
     lay = render.layout_of(engine.new_game("hex", 11), width=width)
-    left, top, right, bottom = text(name, name_size(width), MEDIUM).bbox()
+    _, top, _, bottom = text(name, name_size(width), MEDIUM).bbox()
     assert (bottom - top) * shown(lay) >= 10.0
 
 
