@@ -562,6 +562,24 @@ def walk_components(components: Iterable[dict[str, Any]]) -> Iterator[dict[str, 
         yield from walk_components(children)
 
 
+def embed_payload(embed: dict[str, Any], attachments: list["FakeAttachment"]) -> dict[str, Any]:
+    """An embed as Discord sends it back: ``type`` "rich", fields' ``inline``, and
+    ``attachment://name`` URLs resolved to that attachment's CDN URL."""
+    data = copy.deepcopy(embed)
+    data.setdefault("type", "rich")
+    for fld in data.get("fields") or []:
+        fld.setdefault("inline", False)
+    by_name = {a.filename: a for a in attachments}
+    for part, key in (("image", "url"), ("thumbnail", "url"), ("author", "icon_url"), ("footer", "icon_url")):
+        obj = data.get(part)
+        url = obj.get(key) if isinstance(obj, dict) else None
+        if isinstance(url, str) and url.startswith("attachment://") and url[13:] in by_name:
+            att = by_name[url[13:]]
+            obj[key] = att.url
+            obj["proxy_url" if key == "url" else "proxy_icon_url"] = att.url
+    return data
+
+
 def numbered(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Copies of ``components`` with Discord's numeric ``id`` on each (1, 2, … depth first, keeping given ones).
 
@@ -691,7 +709,7 @@ class FakeMessage:
             "mentions": [u.payload() for u in self.mentions],
             "mention_roles": [str(r) for r in self.mention_roles],
             "attachments": [a.payload() for a in self.attachments],
-            "embeds": self.embeds,
+            "embeds": [embed_payload(e, self.attachments) for e in self.embeds],
             "pinned": False,
             "type": self.type,
             "flags": self.flags,

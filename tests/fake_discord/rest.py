@@ -103,7 +103,8 @@ class Fault:
         """A 5xx or a 429 with Discord's rate-limit headers and body."""
         self.hits += 1
         if self.status == 429:
-            body = {"message": "You are being rate limited.", "retry_after": self.retry_after, "global": self.is_global}
+            body = {"message": "You are being rate limited.", "retry_after": self.retry_after, "global": self.is_global,
+                    "code": 0}
             headers = {
                 "Content-Type": "application/json",
                 "X-RateLimit-Limit": "5",
@@ -240,6 +241,7 @@ async def _answer(fake: "FakeDiscord", request: web.Request, req: ApiRequest) ->
             response = fault.response()
             record.status = response.status
             record.response = json.loads(response.body) if response.body else None  # type: ignore[arg-type]
+            _check_answer(fake, record)
             return response
     found = router.match(record.method, record.path)
     if found is None:
@@ -267,10 +269,17 @@ async def _answer(fake: "FakeDiscord", request: web.Request, req: ApiRequest) ->
         status, body = exc.status, exc.body()
         fake._on_api_error(req, exc)
     record.status, record.response = status, body
-    if operation is not None:
-        for path, _, message in operation.response_problems(status, body):
-            fake._on_fake_problem(record, f"the fake's {status} answer breaks the spec at {path or 'the top'}: {message}")
+    _check_answer(fake, record)
     return json_response(status, body, ratelimit_headers(template))
+
+
+def _check_answer(fake: "FakeDiscord", record: RecordedRequest) -> None:
+    """Record it as the fake's own bug if its answer breaks the operation's response schema."""
+    operation = spec().operation(record.method, record.path)
+    if operation is None or record.status is None:
+        return
+    for path, _, message in operation.response_problems(record.status, record.response):
+        fake._on_fake_problem(record, f"the fake's {record.status} answer breaks the spec at {path or 'the top'}: {message}")
 
 
 # --------------------------------------------------------------------------- helpers
