@@ -267,3 +267,37 @@ async def test_the_fakes_answers_match_the_spec(fake_discord: FakeDiscord, http:
     sent = fake_discord.messages(w.channel)[-1].payload()
     assert [c["id"] for c in sent["components"]] == [1] and sent["components"][0]["components"][0]["id"] == 2
     assert fake_discord.take_violations() == []
+
+
+# --------------------------------------------------------------------------- refreshing the vendored spec
+
+
+def test_refresh_vendors_a_good_spec_with_its_licence(tmp_path) -> None:
+    from .openapi import SPEC_PATH
+    from .refresh_spec import main
+
+    assert main([str(SPEC_PATH.parent), "--into", str(tmp_path / "spec")]) == 0
+    assert sorted(p.name for p in (tmp_path / "spec").iterdir()) == ["LICENSE", "README.md", "openapi.json"]
+    assert (tmp_path / "spec" / "openapi.json").read_bytes() == SPEC_PATH.read_bytes()
+
+
+def test_refresh_refuses_a_spec_lacking_an_operation_the_fake_serves(tmp_path, capsys) -> None:
+    from .openapi import SPEC_PATH
+    from .refresh_spec import main
+
+    document = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
+    del document["paths"]["/interactions/{interaction_id}/{interaction_token}/callback"]
+    (tmp_path / "openapi.json").write_text(json.dumps(document), encoding="utf-8")
+    assert main([str(tmp_path / "openapi.json"), "--into", str(tmp_path / "out")]) == 1
+    assert "POST /interactions/{interaction_id}/{token}/callback" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_refresh_refuses_what_is_not_openapi_3_1(tmp_path, capsys) -> None:
+    from .refresh_spec import main
+
+    (tmp_path / "openapi.json").write_text('{"openapi": "3.0.3", "paths": {}}', encoding="utf-8")
+    assert main([str(tmp_path), "--into", str(tmp_path / "out")]) == 1
+    assert "OpenAPI 3.1" in capsys.readouterr().err
+    (tmp_path / "openapi.json").write_text("{not json", encoding="utf-8")
+    assert main([str(tmp_path), "--into", str(tmp_path / "out")]) == 1
