@@ -244,8 +244,15 @@ def _problem(error: ValidationError) -> Problem:
 
 
 def _coerced(document: dict[str, Any]) -> dict[str, Any]:
-    """A copy of the spec where snowflakes may be integers and permission sets strings (see module doc)."""
-    doc = copy.deepcopy(document)
+    """A copy of the spec where snowflakes may be integers and permission sets strings (see module doc),
+    and unions are ``anyOf``.
+
+    Every union in the spec is discriminated (by JSON type, or by a ``type``
+    property with one value per member), so at most one member can match and
+    ``anyOf`` accepts and refuses exactly what ``oneOf`` does — but it stops
+    at the first member that fits instead of trying all of them.
+    """
+    doc = _any_of(copy.deepcopy(document))
     schemas = doc.get("components", {}).get("schemas", {})
     if "SnowflakeType" in schemas:
         snowflake = schemas["SnowflakeType"]
@@ -262,6 +269,19 @@ def _coerced(document: dict[str, Any]) -> dict[str, Any]:
             if isinstance(prop, dict) and "integer" in _types(prop):
                 props[name] = {"anyOf": [prop, {"type": "string", "pattern": "^[0-9]+$"}]}
     return doc
+
+
+def _any_of(node: Any) -> Any:
+    """``oneOf`` → ``anyOf`` throughout (see :func:`_coerced`)."""
+    if isinstance(node, dict):
+        if "oneOf" in node and "anyOf" not in node:
+            node["anyOf"] = node.pop("oneOf")
+        for value in node.values():
+            _any_of(value)
+    elif isinstance(node, list):
+        for value in node:
+            _any_of(value)
+    return node
 
 
 def _types(schema: dict[str, Any]) -> list[str]:
