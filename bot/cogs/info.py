@@ -25,6 +25,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: The largest game number ``/record`` and ``/replay`` accept: 2**31 - 1, the top of a
+#: 32-bit signed id (PostgreSQL ``integer``/``serial``), far more games than a bot will
+#: ever host. Discord refuses a command whose integer bound exceeds 2**53 - 1 (the
+#: spec's ``Int53Type``), so the old bound of 2**53 made every command sync fail.
+MAX_GAME_ID = 2**31 - 1
+GameId = app_commands.Range[int, 1, MAX_GAME_ID]
+
 
 def result_text(row: GameRow, user_id: int | None = None) -> str:
     """``won``/``lost`` for a player, else ``seat 0 won by connection``-style text."""
@@ -156,7 +163,7 @@ class Info(commands.Cog):
     @app_commands.guild_only()
     @app_commands.rename(game_id="game")
     @app_commands.describe(game_id="the game's number (see /history or /games)")
-    async def record(self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1, 2**53]) -> None:
+    async def record(self, interaction: discord.Interaction, game_id: GameId) -> None:
         """Options + one action per line, the ``--record`` format of ``python -m engine``."""
         g = await self._visible_game(interaction, game_id)
         if g is None:
@@ -182,7 +189,7 @@ class Info(commands.Cog):
     @app_commands.guild_only()
     @app_commands.rename(game_id="game")
     @app_commands.describe(game_id="the game's number (see /history or /games)")
-    async def replay(self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1, 2**53]) -> None:
+    async def replay(self, interaction: discord.Interaction, game_id: GameId) -> None:
         """One frame per turn, the final position held longer."""
         g = await self._visible_game(interaction, game_id)
         if g is None:

@@ -392,8 +392,8 @@ STRING_OPTIONS = [("challenge", "game"), ("challenge", "seat"), ("challenge", "c
 NUMBER_OPTIONS = [
     ("challenge", "size", [-(2**53), -1, 0, 1, 2, 20, 21, 100, 10**6, 2**31, 2**53]),
     ("settings", "challenge_minutes", [-(2**53), -5, -1, 0, 1441, 10**6, 2**53]),
-    ("record", "game", [-(2**53), -1, 0]),
-    ("replay", "game", [-(2**53), -1, 0]),
+    ("record", "game", [-(2**53), -1, 0, 2**31, 2**53 - 1]),
+    ("replay", "game", [-(2**53), -1, 0, 2**31, 2**53 - 1]),
 ]
 
 

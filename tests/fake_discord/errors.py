@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import contextlib
+from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:  # pragma: no cover
     from .interactions import FakeInteraction
@@ -40,6 +41,32 @@ def form_error(problems: list[tuple[str, str, str]]) -> DiscordAPIError:
             node = node.setdefault(part, {})
         node.setdefault("_errors", []).append({"code": code, "message": message})
     return DiscordAPIError(400, 50035, "Invalid Form Body", tree)
+
+
+@contextlib.contextmanager
+def under(field: str) -> Iterator[None]:
+    """Re-raise a 50035 raised inside the block with its errors nested under ``field``.
+
+    An interaction response's message is checked like any message, but Discord
+    reports its problems under ``data`` (``data.embeds.0.color``).
+    """
+    try:
+        yield
+    except DiscordAPIError as exc:
+        if exc.code != 50035 or not exc.errors:
+            raise
+        raise DiscordAPIError(exc.status, exc.code, exc.message, {field: exc.errors}) from None
+
+
+def error_paths(errors: dict[str, Any] | None, prefix: str = "") -> list[str]:
+    """``["data.embeds.0.color: int value should be …", …]`` from a nested 50035 ``errors`` tree."""
+    out: list[str] = []
+    for key, node in (errors or {}).items():
+        if key == "_errors":
+            out += [f"{prefix or '(body)'}: {e.get('message')} ({e.get('code')})" for e in node]
+        elif isinstance(node, dict):
+            out += error_paths(node, f"{prefix}.{key}" if prefix else key)
+    return out
 
 
 # Frequently used answers.

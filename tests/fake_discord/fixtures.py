@@ -22,7 +22,7 @@ import pytest
 from .errors import FakeDiscordError
 from .models import FakeChannel, FakeGuild, FakeMember
 from .patch import patch_discord
-from .server import FakeDiscord
+from .server import LIVE, FakeDiscord
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
@@ -54,6 +54,15 @@ def standard_world(fake: FakeDiscord) -> World:
     )
     fake.world = world
     return world
+
+
+def collect_violations() -> str:
+    """Take the violations of every live :class:`FakeDiscord`: "" if none, else one line per violation."""
+    found = [v for fake in list(LIVE) for v in fake.take_violations()]
+    if not found:
+        return ""
+    return (f"{len(found)} request(s) real Discord would refuse (or answers the spec forbids):\n"
+            + "\n".join(f"  - {v}" for v in found))
 
 
 @pytest.fixture

@@ -72,6 +72,8 @@ class FakeInteraction:
     #: refused callback/webhook requests: (status, code, message)
     errors: list[tuple[int, int, str]] = field(default_factory=list)
     future: asyncio.Future["InteractionResult"] | None = None
+    #: for a modal submit, the interaction whose response showed the modal
+    triggered_by: "FakeInteraction | None" = None
     deadline_handle: asyncio.TimerHandle | None = None
 
     @property
@@ -100,7 +102,9 @@ class FakeInteraction:
         if self.type == APPLICATION_COMMAND:
             data["name"] = self.name
             data["command_type"] = self.data.get("type", 1)
-        if self.message is not None:
+        if self.triggered_by is not None:  # a modal submit: the interaction that showed the modal
+            data["triggering_interaction_metadata"] = self.triggered_by.metadata()
+        elif self.message is not None:
             data["interacted_message_id"] = str(self.message.id)
         if self.original is not None and self.original is not self.message:
             data["original_response_message_id"] = str(self.original.id)
@@ -118,10 +122,9 @@ class FakeInteraction:
             inter["response_message_loading"] = message.loading
             inter["response_message_ephemeral"] = message.ephemeral
         body: dict[str, Any] = {"interaction": inter}
-        if response_type in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, UPDATE_MESSAGE) and message is not None:
+        # The spec's resource is the message made or updated (types 4, 7) or an activity (12); nothing else.
+        if response_type in (CHANNEL_MESSAGE, UPDATE_MESSAGE) and message is not None:
             body["resource"] = {"type": response_type, "message": message.payload()}
-        elif response_type != AUTOCOMPLETE_RESULT:
-            body["resource"] = {"type": response_type}
         return body
 
     def describe(self) -> str:

@@ -9,6 +9,7 @@ versions kept in :attr:`FakeMessage.versions`.
 
 from __future__ import annotations
 
+import copy
 import datetime as _dt
 import time
 from dataclasses import dataclass, field
@@ -134,6 +135,7 @@ class FakeUser:
             "flags": 0,
             "banner": None,
             "accent_color": None,
+            "primary_guild": None,
         }
         if self.bot:
             data["bot"] = True
@@ -320,6 +322,12 @@ class FakeGuild:
             "safety_alerts_channel_id": None,
             "vanity_url_code": None,
             "preferred_locale": self.locale,
+            "home_header": None,
+            "widget_enabled": False,
+            "widget_channel_id": None,
+            "max_presences": None,
+            "max_stage_video_channel_users": 50,
+            "nsfw": False,
             "features": [],
             "roles": [r.payload() for r in self.roles],
             "emojis": [],
@@ -554,6 +562,41 @@ def walk_components(components: Iterable[dict[str, Any]]) -> Iterator[dict[str, 
         yield from walk_components(children)
 
 
+def embed_payload(embed: dict[str, Any], attachments: list["FakeAttachment"]) -> dict[str, Any]:
+    """An embed as Discord sends it back: ``type`` "rich", fields' ``inline``, and
+    ``attachment://name`` URLs resolved to that attachment's CDN URL."""
+    data = copy.deepcopy(embed)
+    data.setdefault("type", "rich")
+    for fld in data.get("fields") or []:
+        fld.setdefault("inline", False)
+    by_name = {a.filename: a for a in attachments}
+    for part, key in (("image", "url"), ("thumbnail", "url"), ("author", "icon_url"), ("footer", "icon_url")):
+        obj = data.get(part)
+        url = obj.get(key) if isinstance(obj, dict) else None
+        if isinstance(url, str) and url.startswith("attachment://") and url[13:] in by_name:
+            att = by_name[url[13:]]
+            obj[key] = att.url
+            obj["proxy_url" if key == "url" else "proxy_icon_url"] = att.url
+    return data
+
+
+def numbered(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Copies of ``components`` with Discord's numeric ``id`` on each (1, 2, … depth first, keeping given ones).
+
+    Discord numbers every component of a message it stores and sends the ids back.
+    """
+    copies = copy.deepcopy(components)
+    taken = {c["id"] for c in walk_components(copies) if isinstance(c.get("id"), int)}
+    next_id = 1
+    for comp in walk_components(copies):
+        if not isinstance(comp.get("id"), int):
+            while next_id in taken:
+                next_id += 1
+            comp["id"] = next_id
+            taken.add(next_id)
+    return copies
+
+
 @dataclass(eq=False)
 class FakeMessage:
     """A message; edits mutate it in place (older versions in :attr:`versions`)."""
@@ -666,11 +709,11 @@ class FakeMessage:
             "mentions": [u.payload() for u in self.mentions],
             "mention_roles": [str(r) for r in self.mention_roles],
             "attachments": [a.payload() for a in self.attachments],
-            "embeds": self.embeds,
+            "embeds": [embed_payload(e, self.attachments) for e in self.embeds],
             "pinned": False,
             "type": self.type,
             "flags": self.flags,
-            "components": self.components,
+            "components": numbered(self.components),
         }
         if ch.guild is not None:
             data["guild_id"] = str(ch.guild.id)
@@ -763,6 +806,8 @@ class RecordedRequest:
     status: int | None = None
     response: Any = None
     fault: bool = False
+    #: the spec's operationId the request was matched to (None: not in the spec)
+    operation: str | None = None
 
     @property
     def unknown(self) -> bool:
@@ -779,3 +824,20 @@ class RecordedRequest:
     def __repr__(self) -> str:
         return f"<{self.method} {self.path} → {self.status}>"
 
+
+
+@dataclass
+class Violation:
+    """A request real Discord would refuse (400 Invalid Form Body…), or an answer of the fake
+    that breaks the spec — either way a test that produced one must fail."""
+
+    method: str
+    path: str
+    operation: str | None
+    problems: list[str]
+    fake_bug: bool = False  # the fake answered something the spec does not allow
+
+    def __str__(self) -> str:
+        who = "the fake's answer to" if self.fake_bug else "refused:"
+        op = f" ({self.operation})" if self.operation else ""
+        return f"{who} {self.method} {self.path}{op}: " + "; ".join(self.problems)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from aiohttp import web
 
-from .errors import DiscordAPIError, form_error, unknown
+from .errors import DiscordAPIError, form_error, under, unknown
 from .interactions import (
     ALLOWED_CALLBACKS,
     AUTOCOMPLETE_RESULT,
@@ -42,7 +42,8 @@ from .models import (
     UploadedFile,
     utcnow,
 )
-from .validation import THREAD_ARCHIVE_DURATIONS, check_choices, check_command, check_modal
+from .openapi import spec
+from .validation import THREAD_ARCHIVE_DURATIONS, check_limits
 
 if TYPE_CHECKING:  # pragma: no cover
     from .server import FakeDiscord
@@ -102,7 +103,8 @@ class Fault:
         """A 5xx or a 429 with Discord's rate-limit headers and body."""
         self.hits += 1
         if self.status == 429:
-            body = {"message": "You are being rate limited.", "retry_after": self.retry_after, "global": self.is_global}
+            body = {"message": "You are being rate limited.", "retry_after": self.retry_after, "global": self.is_global,
+                    "code": 0}
             headers = {
                 "Content-Type": "application/json",
                 "X-RateLimit-Limit": "5",
@@ -239,6 +241,7 @@ async def _answer(fake: "FakeDiscord", request: web.Request, req: ApiRequest) ->
             response = fault.response()
             record.status = response.status
             record.response = json.loads(response.body) if response.body else None  # type: ignore[arg-type]
+            _check_answer(fake, record)
             return response
     found = router.match(record.method, record.path)
     if found is None:
@@ -251,13 +254,32 @@ async def _answer(fake: "FakeDiscord", request: web.Request, req: ApiRequest) ->
         record.status = 401
         record.response = {"message": "401: Unauthorized", "code": 0}
         return json_response(401, record.response)
+    operation = spec().operation(record.method, record.path)
+    record.operation = operation.operation_id if operation is not None else None
     try:
+        if operation is None:
+            fake._on_fake_problem(record, "no operation of the spec has this method and path")
+        else:
+            # The spec's schema for this operation, then the documented limits it does not encode.
+            problems = operation.request_problems(req.json) + check_limits(operation.operation_id, req.json)
+            if problems:
+                raise form_error(problems)
         status, body = await handler(fake, req, **params)
     except DiscordAPIError as exc:
         status, body = exc.status, exc.body()
         fake._on_api_error(req, exc)
     record.status, record.response = status, body
+    _check_answer(fake, record)
     return json_response(status, body, ratelimit_headers(template))
+
+
+def _check_answer(fake: "FakeDiscord", record: RecordedRequest) -> None:
+    """Record it as the fake's own bug if its answer breaks the operation's response schema."""
+    operation = spec().operation(record.method, record.path)
+    if operation is None or record.status is None:
+        return
+    for path, _, message in operation.response_problems(record.status, record.response):
+        fake._on_fake_problem(record, f"the fake's {record.status} answer breaks the spec at {path or 'the top'}: {message}")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -335,15 +357,18 @@ def _app_info(fake: "FakeDiscord") -> dict[str, Any]:
         "owner": fake.owner_user.payload(),
         "team": None,
         "flags": fake.application_flags,
+        "flags_new": str(fake.application_flags),
         "bot": fake.bot_user.payload(),
         "tags": [],
-        "install_params": None,
-        "custom_install_url": None,
         "rpc_origins": [],
         "redirect_uris": [],
         "interactions_endpoint_url": None,
         "role_connections_verification_url": None,
         "approximate_guild_count": len(fake.bot_guilds()),
+        "approximate_user_install_count": 0,
+        "approximate_user_authorization_count": 0,
+        "explicit_content_filter": 0,
+        "eligible_oauth2_scopes": ["bot", "applications.commands"],
         "integration_types_config": {"0": {}},
     }
 
@@ -412,30 +437,18 @@ def _store_command(fake: "FakeDiscord", scope: int | None, body: dict[str, Any])
         "version": version,
     }
     payload.setdefault("description", "")
+    if payload.get("default_member_permissions") is not None:
+        payload["default_member_permissions"] = str(payload["default_member_permissions"])  # always a string back
+    if payload.get("integration_types") is None:
+        payload["integration_types"] = [0]  # guild install; Discord echoes it for guild commands too
     if scope is not None:
         payload["guild_id"] = str(scope)
-    else:
-        payload.setdefault("integration_types", [0])
     commands[cid] = FakeCommand(cid, scope, payload)
     return payload
 
 
 async def _put_commands(fake: "FakeDiscord", req: ApiRequest, scope: int | None) -> Reply:
-    body = req.json
-    if not isinstance(body, list):
-        raise form_error([("", "LIST_TYPE_CONVERT", "Must be an array.")])
-    problems = []
-    seen: set[tuple[int, str]] = set()
-    for i, cmd in enumerate(body):
-        problems += check_command(cmd, str(i))
-        key = (cmd.get("type", 1), cmd.get("name"))
-        if key in seen:
-            problems.append((f"{i}.name", "APPLICATION_COMMANDS_DUPLICATE_NAME", f"Application command names must be unique: {key[1]}"))
-        seen.add(key)
-    if len(body) > 100:
-        problems.append(("", "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length."))
-    if problems:
-        raise form_error(problems)
+    body = req.json  # already checked against the spec and the documented limits
     previous = fake.commands.get(scope, {})
     keep = {(c.get("type", 1), c["name"]) for c in body}
     fake.commands[scope] = {cid: c for cid, c in previous.items() if (c.type, c.name) in keep}
@@ -469,9 +482,6 @@ async def get_guild_commands(fake: "FakeDiscord", req: ApiRequest, app_id: str, 
 
 
 async def _upsert(fake: "FakeDiscord", req: ApiRequest, scope: int | None) -> Reply:
-    problems = check_command(req.body, "")
-    if problems:
-        raise form_error([(p.lstrip("."), c, m) for p, c, m in problems])
     existed = any(c.name == req.body.get("name") for c in fake.commands.get(scope, {}).values())
     payload = _store_command(fake, scope, req.body)
     return (200 if existed else 201), payload
@@ -554,7 +564,8 @@ async def interaction_callback(fake: "FakeDiscord", req: ApiRequest, interaction
     message: FakeMessage | None = None
     final = True
     if rtype == CHANNEL_MESSAGE:
-        message = fake.create_message(inter.channel, fake.bot_user, data, req.files, interaction=inter)
+        with under("data"):
+            message = fake.create_message(inter.channel, fake.bot_user, data, req.files, interaction=inter)
         inter.original = message
     elif rtype == DEFERRED_CHANNEL_MESSAGE:
         flags = FLAG_LOADING | (int(data.get("flags") or 0) & FLAG_EPHEMERAL)
@@ -567,18 +578,12 @@ async def interaction_callback(fake: "FakeDiscord", req: ApiRequest, interaction
         final = False
     elif rtype == UPDATE_MESSAGE:
         assert inter.message is not None
-        message = fake.edit_message(inter.message, data, req.files)
+        with under("data"):
+            message = fake.edit_message(inter.message, data, req.files)
         inter.original = message
     elif rtype == AUTOCOMPLETE_RESULT:
-        choices = data.get("choices")
-        problems = check_choices(choices)
-        if problems:
-            raise form_error([(f"data.{p}", c, m) for p, c, m in problems])
-        inter.choices = list(choices)
+        inter.choices = list(data.get("choices") or [])
     elif rtype == MODAL:
-        problems = check_modal(data)
-        if problems:
-            raise form_error([(f"data.{p}", c, m) for p, c, m in problems])
         inter.modal = data
     inter.callback_type = rtype
     if final:

@@ -11,6 +11,7 @@ import secrets
 import socket
 import sys
 import time
+import weakref
 from pathlib import Path
 from typing import Any, Callable, Iterable
 from urllib.parse import quote
@@ -19,7 +20,15 @@ import discord
 from aiohttp import web
 
 from . import rest
-from .errors import CommandNotSynced, CommandUnavailable, DiscordAPIError, FakeDiscordError, NotConnected, form_error
+from .errors import (
+    CommandNotSynced,
+    CommandUnavailable,
+    DiscordAPIError,
+    FakeDiscordError,
+    NotConnected,
+    error_paths,
+    form_error,
+)
 from .gateway import Gateway, GatewaySession
 from .interactions import (
     APPLICATION_COMMAND,
@@ -57,12 +66,17 @@ from .models import (
     RecordedRequest,
     Snowflakes,
     UploadedFile,
+    Violation,
     to_permissions,
     user_id,
     utcnow,
 )
-from .validation import check_message
+from .validation import check_attachment_refs, check_message
 
+#: Every FakeDiscord not yet garbage-collected (the test hooks collect their violations).
+LIVE: "weakref.WeakSet[FakeDiscord]" = weakref.WeakSet()
+#: Answers that mean "this request is invalid" (a bug in whoever sent it): Invalid Form Body, empty message.
+INVALID_REQUEST_CODES = (50035, 50006)
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # Discord's default upload limit for unboosted servers
 GUILD_MESSAGES_INTENT, DIRECT_MESSAGES_INTENT, MESSAGE_CONTENT_INTENT = 1 << 9, 1 << 12, 1 << 15
 _CREATE_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_EPHEMERAL | FLAG_SUPPRESS_NOTIFICATIONS | (1 << 13) | FLAG_COMPONENTS_V2
@@ -131,6 +145,8 @@ class FakeDiscord:
         self.token_index: dict[str, FakeInteraction] = {}
         #: every HTTP request the bot made, in arrival order
         self.requests: list[RecordedRequest] = []
+        #: requests refused as invalid, answers that break the spec (see :meth:`take_violations`)
+        self.violations: list[Violation] = []
         self.faults: list[rest.Fault] = []
         self.world: Any = None  # set by fixtures.standard_world
 
@@ -144,6 +160,7 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
         self.gateway = Gateway(self)
+        LIVE.add(self)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -591,6 +608,9 @@ class FakeDiscord:
         if problems:
             raise form_error(problems)
         _, uploads = self._plan_attachments(data, files, [])
+        problems = check_attachment_refs(data.get("embeds"), {name for _, name, _ in uploads})
+        if problems:
+            raise form_error(problems)
         content = data.get("content") or ""
         content = content if isinstance(content, str) else str(content)
         embeds = list(data.get("embeds") or [])
@@ -646,6 +666,9 @@ class FakeDiscord:
         kept, uploads = self._plan_attachments(data, files, msg.attachments)
         content = msg.content if "content" not in data else (data["content"] or "")
         embeds = msg.embeds if "embeds" not in data else list(data["embeds"] or [])
+        problems = check_attachment_refs(embeds, {a.filename for a in kept} | {name for _, name, _ in uploads})
+        if problems:
+            raise form_error(problems)
         components = msg.components if "components" not in data else list(data["components"] or [])
         if not (content or embeds or kept or uploads or components or msg.poll):
             raise DiscordAPIError(400, 50006, "Cannot send an empty message")
@@ -704,8 +727,26 @@ class FakeDiscord:
     def _record_sync(self, scope: int | None, names: list[str]) -> None:
         self.command_syncs.append(CommandSync(scope, names, self.clock()))
 
+    def take_violations(self) -> list[Violation]:
+        """The refusals of invalid requests (and spec-breaking answers) so far, clearing them.
+
+        Every test fails if any are left at its end (``tests/conftest.py``); a
+        test that sends invalid requests on purpose takes them and asserts on them.
+        """
+        found, self.violations = self.violations, []
+        return found
+
+    def _on_fake_problem(self, record: RecordedRequest, problem: str) -> None:
+        """The fake itself broke the spec (an answer of the wrong shape, a route Discord lacks)."""
+        self.violations.append(Violation(record.method, record.path, record.operation, [problem], fake_bug=True))
+
     def _on_api_error(self, req: rest.ApiRequest, exc: DiscordAPIError) -> None:
-        """Remember refusals on interactions (for timeout messages and asserts)."""
+        """Record refusals of invalid requests; remember refusals on interactions (for timeout messages and asserts)."""
+        record = req.record
+        if exc.code in INVALID_REQUEST_CODES:
+            problems = error_paths(exc.errors) or [exc.message]
+            self.violations.append(Violation(record.method, record.path, record.operation,
+                                             [f"{exc.status} {exc.code} {p}" for p in problems]))
         path = req.record.path
         found = re.match(r"^/interactions/(\d+)/", path)
         inter = self.interaction_index.get(int(found.group(1))) if found else None
@@ -864,7 +905,8 @@ class FakeDiscord:
 
     async def _dispatch_interaction(self, itype: int, user: FakeUser | FakeMember, channel: FakeChannel,
                                     data: dict[str, Any], *, name: str | None, message: FakeMessage | None = None,
-                                    locale: str | None = None, timeout: float = 10.0) -> FakeInteraction:
+                                    locale: str | None = None, timeout: float = 10.0,
+                                    triggered_by: FakeInteraction | None = None) -> FakeInteraction:
         payload, the_user, _ = self._interaction_base(itype, user, channel, data, locale)
         if message is not None:
             payload["message"] = message.payload()
@@ -876,7 +918,7 @@ class FakeDiscord:
         inter = FakeInteraction(
             id=iid, token=payload["token"], type=itype, user=the_user, channel=channel, guild=channel.guild,
             data=data, payload=payload, application_id=self.application_id, dispatched_at=self.clock(),
-            name=name, message=message, future=loop.create_future(),
+            name=name, message=message, future=loop.create_future(), triggered_by=triggered_by,
         )
         self.interactions.append(inter)
         self.interaction_index[iid] = inter
@@ -1092,7 +1134,7 @@ class FakeDiscord:
             raise FakeDiscordError(f"the modal has no inputs {sorted(unknown_ids)}")
         data = {"custom_id": modal["custom_id"], "components": answer(modal.get("components") or [])}
         new = await self._dispatch_interaction(MODAL_SUBMIT, inter.user, inter.channel, data, name=None,
-                                               message=inter.message, timeout=timeout)
+                                               message=inter.message, timeout=timeout, triggered_by=inter)
         return await self._finish(new, timeout)
 
     # ------------------------------------------------------------------ HTTP entry points

@@ -580,6 +580,8 @@ async def test_too_long_content_is_400_50035(fake: FakeDiscord, bot: DemoBot) ->
     refused = fake.requests_to(r"/callback$")[0]
     assert refused.status == 400 and "2000 or fewer" in str(refused.response["errors"])
     assert r.interaction.errors == [(400, 50035, "Invalid Form Body")]
+    [violation] = fake.take_violations()  # on purpose here; elsewhere it would fail the test
+    assert "data.content: Must be 2000 or fewer in length." in str(violation)
 
 
 async def test_500_then_429_on_upload_are_retried(fake: FakeDiscord, bot: DemoBot) -> None:
@@ -792,6 +794,9 @@ async def test_rest_routes_directly(fake: FakeDiscord) -> None:
         async with http.get(f"/attachments/{w.channel.id}/1/x.txt") as resp:
             assert resp.status == 404
     assert [r.path for r in fake.unknown_requests] == ["/nowhere"]
+    refused = [(v.operation, v.problems) for v in fake.take_violations()]  # sent invalid on purpose
+    assert [op for op, _ in refused] == ["create_message", "create_thread", "bulk_set_application_commands"]
+    assert "name: Must be 1 or more in length." in " ".join(refused[1][1])
     fake.requests.clear()  # the fixture's "no unknown routes" check is about the bot
 
 
