@@ -9,10 +9,8 @@ matched or not — is appended to ``fake.requests``.
 from __future__ import annotations
 
 import json
-import math
 import re
 import time
-import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
@@ -42,6 +40,7 @@ from .models import (
     UploadedFile,
     utcnow,
 )
+from .ratelimits import limited
 from .validation import THREAD_ARCHIVE_DURATIONS, check_choices, check_command, check_modal
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -102,22 +101,10 @@ class Fault:
         """A 5xx or a 429 with Discord's rate-limit headers and body."""
         self.hits += 1
         if self.status == 429:
-            body = {"message": "You are being rate limited.", "retry_after": self.retry_after, "global": self.is_global}
-            headers = {
-                "Content-Type": "application/json",
-                "X-RateLimit-Limit": "5",
-                "X-RateLimit-Remaining": "0",
-                "X-RateLimit-Reset": f"{time.time() + self.retry_after:.3f}",
-                "X-RateLimit-Reset-After": f"{self.retry_after:.3f}",
-                "X-RateLimit-Bucket": "fakefaultbucket",
-                "X-RateLimit-Scope": "global" if self.is_global else "user",
-                "Retry-After": str(max(1, math.ceil(self.retry_after))),
-                # discord.py treats a 429 without "Via" as a Cloudflare ban and does not retry.
-                "Via": "1.1 google",
-            }
-            if self.is_global:
-                headers["X-RateLimit-Global"] = "true"
-            return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
+            bucket = {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
+                      "X-RateLimit-Reset": f"{time.time() + self.retry_after:.3f}",
+                      "X-RateLimit-Reset-After": f"{self.retry_after:.3f}", "X-RateLimit-Bucket": "fakefaultbucket"}
+            return limited(self.retry_after, is_global=self.is_global, bucket_headers=None if self.is_global else bucket)
         body = {"message": "500: Internal Server Error", "code": 0} if self.status < 600 else {}
         return web.Response(status=self.status, body=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
 
@@ -165,17 +152,6 @@ def json_response(status: int, body: Any, headers: dict[str, str] | None = None)
     return web.Response(status=status, body=json.dumps(body).encode(), headers={"Content-Type": "application/json", **(headers or {})})
 
 
-def ratelimit_headers(template: str) -> dict[str, str]:
-    """Plausible, never-exhausted bucket headers, so discord.py's bucket code runs as in production."""
-    return {
-        "X-RateLimit-Limit": "5",
-        "X-RateLimit-Remaining": "4",
-        "X-RateLimit-Reset": f"{time.time() + 1:.3f}",
-        "X-RateLimit-Reset-After": "1.000",
-        "X-RateLimit-Bucket": f"{zlib.crc32(template.encode()):08x}",
-    }
-
-
 async def parse_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
     """JSON, or multipart with ``payload_json`` and ``files[n]`` parts."""
     ctype = request.headers.get("Content-Type", "")
@@ -213,7 +189,7 @@ async def api_entry(fake: "FakeDiscord", request: web.Request) -> web.StreamResp
         json=body,
         files=files,
         headers=dict(request.headers),
-        at=fake.clock(),
+        at=fake.now(),
     )
     fake.requests.append(record)
     req = ApiRequest(record)
@@ -251,13 +227,18 @@ async def _answer(fake: "FakeDiscord", request: web.Request, req: ApiRequest) ->
         record.status = 401
         record.response = {"message": "401: Unauthorized", "code": 0}
         return json_response(401, record.response)
+    headers, refusal = fake.ratelimits.check(record.method, record.path, template)
+    if refusal is not None:
+        record.status = 429
+        record.response = json.loads(refusal.body)  # type: ignore[arg-type]
+        return refusal
     try:
         status, body = await handler(fake, req, **params)
     except DiscordAPIError as exc:
         status, body = exc.status, exc.body()
         fake._on_api_error(req, exc)
     record.status, record.response = status, body
-    return json_response(status, body, ratelimit_headers(template))
+    return json_response(status, body, headers)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -533,7 +514,7 @@ async def interaction_callback(fake: "FakeDiscord", req: ApiRequest, interaction
     inter = fake.interaction_index.get(int(interaction_id)) if interaction_id.isdigit() else None
     if inter is None or inter.token != token:
         raise unknown("interaction", 10062)
-    now = fake.clock()
+    now = fake.now()
     inter.callbacks.append(req.record)
     if inter.latency is None:
         inter.latency = now - inter.dispatched_at
@@ -592,7 +573,7 @@ def _webhook_interaction(fake: "FakeDiscord", app_id: str, token: str) -> FakeIn
     inter = fake.token_index.get(token)
     if inter is None or app_id != str(fake.application_id):
         raise unknown("Webhook", 10015)
-    if fake.clock() - inter.dispatched_at > fake.webhook_token_ttl:
+    if fake.now() - inter.dispatched_at > fake.webhook_token_ttl:
         raise DiscordAPIError(401, 50027, "Invalid Webhook Token")
     if not inter.acknowledged:
         # Discord only creates the interaction webhook once the interaction is acknowledged.
@@ -653,11 +634,17 @@ async def edit_webhook_message(fake: "FakeDiscord", req: ApiRequest, app_id: str
 
 @router.add("DELETE", "/webhooks/{app_id}/{token}/messages/{message_id}", auth=False)
 async def delete_webhook_message(fake: "FakeDiscord", req: ApiRequest, app_id: str, token: str, message_id: str) -> Reply:
-    """Delete the original response or a follow-up."""
+    """Delete the original response or a follow-up.
+
+    Deleting a still-loading "thinking…" message does not answer the
+    interaction: the next follow-up is a new message (it may be ephemeral)
+    and that is what settles it.
+    """
     inter = _webhook_interaction(fake, app_id, token)
     msg = _webhook_message(inter, message_id)
+    was_loading = msg.loading
     await fake.delete_message(msg)
-    if inter.deferred and msg is inter.original:
+    if inter.deferred and msg is inter.original and not was_loading:
         req.after.append(lambda: inter.resolve(msg))
     return 204, None
 
@@ -793,6 +780,8 @@ async def send_message(fake: "FakeDiscord", req: ApiRequest, channel_id: str) ->
         if not (perms.view_channel and can_send):
             raise _missing_permissions()
         if req.files and not perms.attach_files:
+            raise _missing_permissions()
+        if body.get("embeds") and not perms.embed_links:
             raise _missing_permissions()
         if channel.is_thread and channel.archived:
             if channel.locked and not perms.manage_threads:
