@@ -95,16 +95,21 @@ class Harness:
         r = await self.challenge(challenger, opponent, game, **options)
         assert not r.ephemeral, r.content
         before = len(self.fake.messages(self.channel))
+        newest = max(self.fake.message_index, default=0)
         accept = next(c for c in r.custom_ids if c.endswith(":accept"))
         await self.fake.click(opponent, r, accept)
-        return await self.board_after(before, channel=None if not options.get("thread") else "thread")
+        return await self.board_after(before, channel=None if not options.get("thread") else "thread", after_id=newest)
 
-    async def board_after(self, count_before: int, channel=None) -> FakeMessage:
-        """The first message with a board image posted after ``count_before`` messages."""
+    async def board_after(self, count_before: int, channel=None, after_id: int | None = None) -> FakeMessage:
+        """The first message with a board image posted after ``count_before`` messages (or, in a thread,
+        after message ``after_id``: the board may already be there when the click's answer settles)."""
         def is_board(m: FakeMessage) -> bool:
             return any(name.endswith(".png") for name in m.files) and (channel is not None or m.channel is self.channel)
 
-        msg = await self.fake.wait_for(is_board, existing=False) if channel else None
+        msg = None
+        if channel:
+            msg = await (self.fake.wait_for(lambda m: is_board(m) and m.id > after_id, existing=True)
+                         if after_id is not None else self.fake.wait_for(is_board, existing=False))
         if msg is None:
             msg = next((m for m in self.fake.messages(self.channel)[count_before:] if is_board(m)), None)
         if msg is None:

@@ -15,8 +15,9 @@ Threads).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -58,7 +59,7 @@ def permission_bits(names: Iterable[str] | int | discord.Permissions) -> int:
     return perms.value
 
 
-def channel_permissions(member: "FakeMember", channel: "FakeChannel") -> discord.Permissions:
+def channel_permissions(member: FakeMember, channel: FakeChannel) -> discord.Permissions:
     """What ``member`` may do in ``channel`` (a thread uses its parent's overwrites)."""
     base = member.permissions
     if base.administrator or base.value == discord.Permissions.all().value:

@@ -23,8 +23,8 @@ import math
 import re
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from aiohttp import web
 
@@ -95,10 +95,10 @@ class RateLimiter:
         """(headers for the answer, or a 429 to send instead of routing)."""
         now = self.clock()
         key = f"{method} {path}"
-        if self.global_window is not None and not _EXEMPT_FROM_GLOBAL.match(key):
-            if not self.global_window.take(now):
-                self.global_refused += 1
-                return {}, limited(self.global_window.reset_after(now), is_global=True)
+        window = self.global_window
+        if window is not None and not _EXEMPT_FROM_GLOBAL.match(key) and not window.take(now):
+            self.global_refused += 1
+            return {}, limited(window.reset_after(now), is_global=True)
         rule = next((r for r in self.routes if r.pattern.search(key)), None)
         if rule is None:
             return default_headers(template), None

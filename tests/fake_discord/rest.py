@@ -269,6 +269,16 @@ def _missing_permissions() -> DiscordAPIError:
     return DiscordAPIError(403, 50013, "Missing Permissions")
 
 
+def _check_content_permissions(fake: "FakeDiscord", channel: FakeChannel, data: dict[str, Any],
+                               files: list[UploadedFile]) -> None:
+    """Files need Attach Files and embeds Embed Links in the channel, for interaction answers too."""
+    if channel.guild is None:
+        return
+    perms = fake.bot_permissions(channel)
+    if (files and not perms.attach_files) or (data.get("embeds") and not perms.embed_links):
+        raise _missing_permissions()
+
+
 def _check_app(fake: "FakeDiscord", app_id: str) -> None:
     if app_id != str(fake.application_id):
         raise DiscordAPIError(403, 50001, "Missing Access")
@@ -534,6 +544,8 @@ async def interaction_callback(fake: "FakeDiscord", req: ApiRequest, interaction
                            f"Response type {rtype} is not valid for interaction type {inter.type}.")])
     message: FakeMessage | None = None
     final = True
+    if rtype in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
+        _check_content_permissions(fake, inter.channel, data, req.files)
     if rtype == CHANNEL_MESSAGE:
         message = fake.create_message(inter.channel, fake.bot_user, data, req.files, interaction=inter)
         inter.original = message
@@ -595,6 +607,7 @@ def _webhook_message(inter: FakeInteraction, message_id: str) -> FakeMessage:
 async def execute_webhook(fake: "FakeDiscord", req: ApiRequest, app_id: str, token: str) -> Reply:
     """A follow-up. After a type-5 defer, the first one fills the loading message (Discord's legacy rule)."""
     inter = _webhook_interaction(fake, app_id, token)
+    _check_content_permissions(fake, inter.channel, req.body, req.files)
     original = inter.original
     if inter.callback_type == DEFERRED_CHANNEL_MESSAGE and original is not None and original.loading and not original.deleted:
         # "the loading message will be edited instead … the ephemeral flag will be ignored"
@@ -626,6 +639,7 @@ async def edit_webhook_message(fake: "FakeDiscord", req: ApiRequest, app_id: str
     """Edit the original response (settles a deferred interaction) or a follow-up."""
     inter = _webhook_interaction(fake, app_id, token)
     msg = _webhook_message(inter, message_id)
+    _check_content_permissions(fake, msg.channel, req.body, req.files)
     fake.edit_message(msg, req.body, req.files)
     if inter.deferred and msg is inter.original:
         req.after.append(lambda: inter.resolve(msg))
@@ -779,10 +793,7 @@ async def send_message(fake: "FakeDiscord", req: ApiRequest, channel_id: str) ->
         can_send = perms.send_messages_in_threads if channel.is_thread else perms.send_messages
         if not (perms.view_channel and can_send):
             raise _missing_permissions()
-        if req.files and not perms.attach_files:
-            raise _missing_permissions()
-        if body.get("embeds") and not perms.embed_links:
-            raise _missing_permissions()
+        _check_content_permissions(fake, channel, body, req.files)
         if channel.is_thread and channel.archived:
             if channel.locked and not perms.manage_threads:
                 raise DiscordAPIError(400, 50083, "Thread is archived")

@@ -120,6 +120,9 @@ class FakeDiscord:
         self.clock = clock
         #: seconds added to :attr:`clock` (see :meth:`advance`)
         self.time_offset = 0.0
+        #: how old interactions are when they reach the bot (gateway lag): more than the deadline makes every
+        #: initial response late
+        self.interaction_age = 0.0
         self.application_flags = 0
         self.snowflakes = Snowflakes()
 
@@ -940,7 +943,7 @@ class FakeDiscord:
         loop = asyncio.get_running_loop()
         inter = FakeInteraction(
             id=iid, token=payload["token"], type=itype, user=the_user, channel=channel, guild=channel.guild,
-            data=data, payload=payload, application_id=self.application_id, dispatched_at=self.now(),
+            data=data, payload=payload, application_id=self.application_id, dispatched_at=self.now() - self.interaction_age,
             name=name, message=message, future=loop.create_future(),
         )
         self.interactions.append(inter)
@@ -951,7 +954,8 @@ class FakeDiscord:
             raise NotConnected("the bot disconnected before the interaction could be delivered")
         if self.clock is time.monotonic:
             # Without an injected clock, fail fast at the deadline like Discord's client does.
-            inter.deadline_handle = loop.call_later(self.interaction_deadline + 0.001, self._deadline, inter)
+            inter.deadline_handle = loop.call_later(max(0.0, self.interaction_deadline - self.interaction_age) + 0.001,
+                                                     self._deadline, inter)
         return inter
 
     def _deadline(self, inter: FakeInteraction) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import AsyncIterator
+from collections.abc import AsyncIterator
 
 import discord
 import pytest
@@ -62,6 +62,14 @@ class RulesBot(commands.Bot):
             except discord.HTTPException as exc:
                 self.errors.append(exc)
                 await interaction.channel.send("done (in the channel)")  # type: ignore[union-attr]
+
+        @tree.command(description="defer, then follow up with a file")
+        async def picture(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(thinking=True)
+            try:
+                await interaction.followup.send(file=discord.File(io.BytesIO(FILE), "board.png"))
+            except discord.HTTPException as exc:
+                self.errors.append(exc)
 
         @tree.command(description="edit the original after the test says so")
         async def edit(interaction: discord.Interaction) -> None:
@@ -248,3 +256,15 @@ async def test_interaction_answers_are_outside_the_global_limit(fake_discord, bo
     bot.proceed.set()
     r = await fake.slash(w.alice, w.channel, "think")
     assert r.content == "done" and fake.ratelimits.global_refused == 0
+
+
+async def test_a_follow_up_with_a_file_needs_attach_files_even_without_send_messages(fake_discord, bot):  # noqa: F811
+    fake, w = fake_discord, fake_discord.world
+    await fake.set_permissions(w.channel, w.bot.roles[0], deny=["send_messages"])
+    bot.proceed.set()
+    r = await fake.slash(w.alice, w.channel, "think")  # text through the interaction: no Send Messages needed
+    assert r.content == "done"
+    await fake.set_permissions(w.channel, w.bot.roles[0], deny=["attach_files"])
+    inter = await fake.start_slash(w.alice, w.channel, "picture")
+    await fake.wait_for_request(lambda q: q.route == "POST /webhooks/{app_id}/{token}" and q.status == 403)
+    assert inter.errors == [(403, 50013, "Missing Permissions")]
