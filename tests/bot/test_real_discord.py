@@ -9,30 +9,23 @@ accepted move is lost and nothing private lands in public.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
+import contextlib
 
 from bot.present import SORRY
 from tests.bot.harness import Harness, png_of
+from tests.dbquery import query
 from tests.fake_discord import InteractionFailed
 
 CALLBACK = r"^POST /interactions/\d+/[^/]+/callback$"
 
 
 def actions(h: Harness) -> list[str]:
-    con = sqlite3.connect(f"file:{h.db}?mode=ro", uri=True)
-    try:
-        game = con.execute("SELECT MAX(id) FROM games").fetchone()[0]
-        return [r[0] for r in con.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game,))]
-    finally:
-        con.close()
+    game = query(h.db, "SELECT MAX(id) FROM games")[0][0]
+    return [r[0] for r in query(h.db, "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", game)]
 
 
 def games(h: Harness) -> int:
-    con = sqlite3.connect(f"file:{h.db}?mode=ro", uri=True)
-    try:
-        return con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-    finally:
-        con.close()
+    return query(h.db, "SELECT COUNT(*) FROM games")[0][0]
 
 
 async def acknowledged(h: Harness, inter) -> None:
@@ -50,11 +43,11 @@ def last_private(h: Harness, user) -> str:
 # --------------------------------------------------------------------------- acknowledge first
 
 
-async def test_a_move_is_acknowledged_while_the_database_is_busy(harness):
+async def test_a_move_is_acknowledged_while_its_game_is_locked(harness):
     w = harness.world
     async with harness.running() as bot:
         await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first")
-        async with bot.service.store.transaction():  # another writer holds the database
+        async with bot.service._game_locks.lock(harness.channel.id):  # another move holds the game
             inter = await harness.fake.start_slash(w.alice, harness.channel, "move", action="c3")
             await acknowledged(harness, inter)
             assert inter.callback_type == 5 and not inter.late  # "thinking…", before any database work
@@ -63,12 +56,12 @@ async def test_a_move_is_acknowledged_while_the_database_is_busy(harness):
     assert not r.ephemeral and png_of(r) and actions(harness) == ["c3"]
 
 
-async def test_a_button_is_acknowledged_while_the_database_is_busy(harness):
+async def test_a_button_is_acknowledged_while_its_challenge_is_locked(harness):
     w = harness.world
     async with harness.running() as bot:
         challenge = await harness.challenge(w.alice, w.bob, "hex", size=5, seat="first")
         accept = next(c for c in challenge.custom_ids if c.endswith(":accept"))
-        async with bot.service.store.transaction():
+        async with bot.service._challenge_locks.lock(int(accept.split(":")[2])):
             inter = await harness.fake.start_component(w.bob, challenge, accept)
             await acknowledged(harness, inter)
             assert inter.callback_type == 6 and games(harness) == 0
@@ -133,7 +126,7 @@ async def test_a_board_after_the_token_expired_goes_to_the_channel(harness):
     fake = harness.fake
     async with harness.running() as bot:
         await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first")
-        async with bot.service.store.transaction():
+        async with bot.service._game_locks.lock(harness.channel.id):
             inter = await fake.start_slash(w.alice, harness.channel, "move", action="c3")
             await acknowledged(harness, inter)
             fake.advance(15 * 60 + 1)  # the bot is stuck for longer than the token lives
@@ -226,9 +219,7 @@ async def test_rate_limits_that_run_out_are_waited_out_and_nothing_is_lost(harne
     assert fake.ratelimits.global_refused > 0 and edits.exhausted > 0
     assert all(png_of(b) for b in boards) and all(png_of(m) and not m.ephemeral for m in moves)
     assert all(sum("begins" in str(m.embeds) for m in fake.messages(room)) == 1 for room in rooms)
-    con = sqlite3.connect(f"file:{harness.db}?mode=ro", uri=True)
-    assert con.execute("SELECT COUNT(*) FROM actions").fetchone() == (4,)
-    con.close()
+    assert query(harness.db, "SELECT COUNT(*) FROM actions")[0][0] == 4
 
 
 async def test_a_move_and_the_players_name_are_one_write_transaction(harness, monkeypatch):
@@ -237,12 +228,20 @@ async def test_a_move_and_the_players_name_are_one_write_transaction(harness, mo
         await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first")
         store = bot.service.store
         outermost = []
+        depth: dict = {}
         original = type(store).transaction
 
-        def counting(self):
-            if self._owner is not asyncio.current_task():
+        @contextlib.asynccontextmanager
+        async def counting(self):
+            task = asyncio.current_task()
+            if not depth.get(task) and task is not None and task.get_name() != "timers":  # the move's own
                 outermost.append(1)
-            return original(self)
+            depth[task] = depth.get(task, 0) + 1
+            try:
+                async with original(self) as inner:
+                    yield inner
+            finally:
+                depth[task] -= 1
 
         monkeypatch.setattr(type(store), "transaction", counting)
         w.alice.nick = "Alice the Bold"
