@@ -20,7 +20,10 @@ challenge and Accept click whenever one ends) there are two runs:
   previous answer arrived (closed loop; shows the capacity).
 
 Measured: moves/s; latency from the interaction's dispatch to the final
-answer reaching the fake (p50/p95/p99); event-loop lag in the bot process (a
+answer reaching the fake (p50/p95/p99); **time to acknowledgement** — from the
+interaction's creation to its first response (defer or answer) reaching the
+fake — p50/p99 over every interaction of the window (moves, challenges,
+Accept clicks), and how many missed Discord's 3 s (late, or never answered); event-loop lag in the bot process (a
 task that sleeps 5 ms and records how late it wakes: p99, max); the bot's
 RSS (now and peak). Then the memory of 1,000 active games (prepared through
 the game service, then each one touched by a real ``/move`` so its position
@@ -118,8 +121,8 @@ def rss_mb(pid: int) -> tuple[float, float]:
 
 
 class BotProcess:
-    def __init__(self, fake, workdir: Path, db: Path) -> None:
-        self.fake, self.workdir, self.db = fake, workdir, db
+    def __init__(self, fake, workdir: Path, db: Path, root: Path = ROOT) -> None:
+        self.fake, self.workdir, self.db, self.root = fake, workdir, db, root
         self.lag_file = workdir / "lag.json"
         self.proc: asyncio.subprocess.Process | None = None
 
@@ -127,9 +130,11 @@ class BotProcess:
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_PATH", "DEV_GUILD_ID")}
         env.update(DISCORD_TOKEN=self.fake.token, PYTHONUNBUFFERED="1")
         cmd = self.fake.launch_command("bench.load", "--serve-bot", str(self.db), str(self.lag_file))
+        env = self.fake.launch_env(env)
+        if self.root != ROOT:  # another checkout's bot (a baseline): its packages come first
+            env["PYTHONPATH"] = f"{self.root}{os.pathsep}{env['PYTHONPATH']}"
         with open(self.workdir / "bot.log", "ab") as log:
-            self.proc = await asyncio.create_subprocess_exec(*cmd, env=self.fake.launch_env(env), cwd=ROOT,
-                                                             stdout=log, stderr=log)
+            self.proc = await asyncio.create_subprocess_exec(*cmd, env=env, cwd=self.root, stdout=log, stderr=log)
         before = self.fake.gateway.identifies
         await self.fake.gateway.wait_until(lambda g: g.identifies > before and g.connected, 120)
 
@@ -255,7 +260,16 @@ class Load:
                 await asyncio.sleep(self.think * t.rng.uniform(0.5, 1.5))
 
 
-async def load_run(n: int, think: float, seconds: float, seed: int, warmup: float) -> dict:
+def ack_figures(interactions: list, deadline: float, now: float) -> tuple[list[float], int]:
+    """Times to acknowledgement (s) of the answered interactions, and how many missed the deadline."""
+    acks = [i.latency for i in interactions if i.latency is not None]
+    missed = sum(1 for i in interactions
+                 if i.late or (i.latency is not None and i.latency > deadline)
+                 or (i.latency is None and now - i.dispatched_at > deadline))
+    return acks, missed
+
+
+async def load_run(n: int, think: float, seconds: float, seed: int, warmup: float, root: Path = ROOT) -> dict:
     from tests.fake_discord import FakeDiscord
     from tests.fake_discord.patch import block_network
 
@@ -269,7 +283,7 @@ async def load_run(n: int, think: float, seconds: float, seed: int, warmup: floa
         tables.append(Table(channel, players, game, size, random.Random(f"{seed}-{n}-{think}-{i}")))
     await fake.start()
     workdir = Path(tempfile.mkdtemp(prefix=f"load-{n}-"))
-    bot = BotProcess(fake, workdir, workdir / "bot.sqlite3")
+    bot = BotProcess(fake, workdir, workdir / "bot.sqlite3", root)
     load = Load(fake, bot, tables, think)
     try:
         with block_network():
@@ -281,6 +295,7 @@ async def load_run(n: int, think: float, seconds: float, seed: int, warmup: floa
             end = loop.time() + warmup + seconds
             players = [asyncio.create_task(load.play(t, end)) for t in tables]
             await asyncio.sleep(warmup)
+            first = len(fake.interactions)
             load.measuring = True
             bot.lag_window_start()
             t0, bot_cpu0, own_cpu0 = time.perf_counter(), bot.cpu(), time.process_time()
@@ -288,6 +303,7 @@ async def load_run(n: int, think: float, seconds: float, seed: int, warmup: floa
             wall = time.perf_counter() - t0
             bot_cpu, own_cpu = (bot.cpu() - bot_cpu0) / wall, (time.process_time() - own_cpu0) / wall
             load.measuring = False
+            acks, missed = ack_figures(fake.interactions[first:], fake.interaction_deadline, fake.now())
             lag = await bot.lag_window_end()
             rss, peak = bot.rss()
     finally:
@@ -298,6 +314,8 @@ async def load_run(n: int, think: float, seconds: float, seed: int, warmup: floa
     return {
         "N": n, "think": think, "moves": len(ms), "moves/s": len(ms) / wall, "images": load.images,
         "p50": pct(ms, 50), "p95": pct(ms, 95), "p99": pct(ms, 99),
+        "ack p50": pct([x * 1000 for x in acks], 50), "ack p99": pct([x * 1000 for x in acks], 99),
+        "acks": len(acks), "missed 3 s": missed,
         "lag p99": pct([x * 1000 for x in lag], 99), "lag max": max(lag) * 1000 if lag else float("nan"),
         "rss": rss, "peak": peak, "idle rss": idle_rss, "failures": load.failures,
         "bot cpu": bot_cpu * 100, "fake cpu": own_cpu * 100,
@@ -428,12 +446,13 @@ async def db_size_run(games: int, seed: int) -> dict:
 
 
 def table(results: list[dict], memory: dict | None, size: dict | None) -> str:
-    out = ["| N games | pacing | moves/s | p50 ms | p95 ms | p99 ms | loop lag p99 ms | loop lag max ms "
-           "| RSS MB (peak) | bot CPU | fake CPU | failures |",
-           "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    out = ["| bot | N games | pacing | moves/s | ack p50 ms | ack p99 ms | missed 3 s | p50 ms | p95 ms | p99 ms "
+           "| loop lag p99 ms | loop lag max ms | RSS MB (peak) | bot CPU | fake CPU | failures |",
+           "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in results:
         pacing = "flat out" if not r["think"] else f"~{r['think']:g} s think"
-        out.append(f"| {r['N']} | {pacing} | {r['moves/s']:.1f} | {r['p50']:.0f} | {r['p95']:.0f} | {r['p99']:.0f} "
+        out.append(f"| {r['bot']} | {r['N']} | {pacing} | {r['moves/s']:.1f} | {r['ack p50']:.0f} | {r['ack p99']:.0f} "
+                   f"| {r['missed 3 s']} of {r['acks']} | {r['p50']:.0f} | {r['p95']:.0f} | {r['p99']:.0f} "
                    f"| {r['lag p99']:.1f} | {r['lag max']:.0f} | {r['rss']:.0f} ({r['peak']:.0f}) "
                    f"| {r['bot cpu']:.0f}% | {r['fake cpu']:.0f}% | {len(r['failures'])} |")
     lines = "\n".join(out)
@@ -451,14 +470,19 @@ def table(results: list[dict], memory: dict | None, size: dict | None) -> str:
 
 async def main_async(args: argparse.Namespace) -> None:
     results = []
+    bots = [("this", ROOT)] + ([("baseline", Path(args.baseline).resolve())] if args.baseline else [])
     for n in args.games:
-        for think in (1.0, 0.0):
-            r = await load_run(n, think, args.seconds, args.seed, args.warmup)
-            results.append(r)
-            print(f"N={n} think={think}: {r['moves']} moves, {r['moves/s']:.1f}/s, p50 {r['p50']:.0f} "
-                  f"p95 {r['p95']:.0f} p99 {r['p99']:.0f} ms, lag p99 {r['lag p99']:.1f} max {r['lag max']:.0f} ms, "
-                  f"RSS {r['rss']:.0f} MB, CPU bot {r['bot cpu']:.0f}% fake {r['fake cpu']:.0f}%, "
-                  f"{len(r['failures'])} failures {r['failures'][:2]}", flush=True)
+        for think in args.pacing:
+            for label, root in bots:
+                r = await load_run(n, think, args.seconds, args.seed, args.warmup, root)
+                r["bot"] = label
+                results.append(r)
+                print(f"{label} N={n} think={think}: {r['moves']} moves, {r['moves/s']:.1f}/s, "
+                      f"ack p50 {r['ack p50']:.0f} p99 {r['ack p99']:.0f} ms, missed 3 s {r['missed 3 s']}, "
+                      f"p50 {r['p50']:.0f} "
+                      f"p95 {r['p95']:.0f} p99 {r['p99']:.0f} ms, lag p99 {r['lag p99']:.1f} max {r['lag max']:.0f} ms, "
+                      f"RSS {r['rss']:.0f} MB, CPU bot {r['bot cpu']:.0f}% fake {r['fake cpu']:.0f}%, "
+                      f"{len(r['failures'])} failures {r['failures'][:2]}", flush=True)
     memory = await memory_run(args.memory_games, args.seed) if args.memory_games else None
     if memory:
         print(f"memory: {memory}", flush=True)
@@ -480,6 +504,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--warmup", type=float, help="seconds before measuring (3; quick: 1)")
     p.add_argument("--memory-games", type=int, help="active games for the memory figure (1000; quick: 200; 0 skips)")
     p.add_argument("--db-games", type=int, help="finished games for the database size (200; quick: 50; 0 skips)")
+    p.add_argument("--pacing", type=float, nargs="+", default=[1.0, 0.0],
+                   help="think times of the load runs (0 = flat out)")
+    p.add_argument("--baseline", help="another checkout whose bot runs the same load, row by row (e.g. the last release)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--quick", action="store_true", help="short runs")
     args = p.parse_args(argv)

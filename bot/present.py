@@ -5,12 +5,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import discord
 from discord.ext import commands
 
 from . import images, texts
+from .answers import ack, answer, answer_privately
 from .controls import board_view
 from .service import ActiveGame, PlayResult, UserError
 
@@ -74,13 +76,12 @@ async def result_message(result: PlayResult, names: dict[int, str], now: float) 
 async def reply_with_result(
     interaction: discord.Interaction, result: PlayResult, names: Callable[[], Awaitable[dict[int, str]]], now: float
 ) -> None:
-    """Answer an interaction publicly with the new board (deferred first: drawing takes a moment).
+    """Answer an interaction publicly with the new board (acknowledged first if it was not: drawing takes a moment).
 
     ``names()`` gives the players' display names; it is called once the interaction is acknowledged.
     """
-    if not interaction.response.is_done():
-        await interaction.response.defer(thinking=True)
-    await post_board(interaction.client, interaction.followup.send, await result_message(result, await names(), now))
+    await ack(interaction)
+    await post_board(interaction.client, partial(answer, interaction), await result_message(result, await names(), now))
 
 
 SORRY = "Sorry — something went wrong on my side. Nothing you did caused it; `/board` shows the current game."
@@ -89,14 +90,8 @@ SORRY = "Sorry — something went wrong on my side. Nothing you did caused it; `
 async def reply_privately(
     interaction: discord.Interaction, message: str, mentions: discord.AllowedMentions = NO_MENTIONS
 ) -> None:
-    """Answer with an ephemeral message, whether or not the interaction was answered already."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True, allowed_mentions=mentions)
-        else:
-            await interaction.response.send_message(message, ephemeral=True, allowed_mentions=mentions)
-    except discord.HTTPException:
-        log.warning("could not tell user about an error", exc_info=True)
+    """Answer with an ephemeral message, whether or not the interaction was acknowledged (publicly or not) already."""
+    await answer_privately(interaction, message, mentions)
 
 
 async def refuse(interaction: discord.Interaction, error: UserError) -> None:

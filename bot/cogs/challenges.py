@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .. import texts
+from .. import access, texts
+from ..answers import MISSING_PERMISSIONS, ack, answer, answer_privately
 from ..choices import ClockName, GameName, Level, Seat
 from ..present import NO_MENTIONS, GameMessage, game_message, post_board
 from ..service import GAME_TITLES, ActiveGame, ChallengeRequest, ChallengeRow, StartedGame, UserError
@@ -82,6 +84,7 @@ class Challenges(commands.Cog):
         level: Level | None = None,
     ) -> None:
         """Post a challenge with Accept / Decline / Withdraw buttons (or start a game against the AI)."""
+        await ack(interaction)
         req = ChallengeRequest(
             guild_id=interaction.guild_id or 0,
             channel_id=interaction.channel_id or 0,
@@ -98,31 +101,28 @@ class Challenges(commands.Cog):
             await self._play_the_computer(interaction, replace(req, opponent_is_me=True, level=level or "medium"), names)
             return
         if level is not None:
-            await interaction.response.send_message(
-                "`level` is for games against me (the bot); leave it out when challenging a person.", ephemeral=True)
+            await answer_privately(interaction,
+                                   "`level` is for games against me (the bot); leave it out when challenging a person.")
             return
         ch = await self.service.create_challenge(req, names)
         content = (
             f"<@{opponent.id}>, **{texts.clean(interaction.user.display_name)}** challenges you to "
             f"{describe_challenge(ch)}.\nAccept or decline by <t:{int(ch.expires_at)}:t> (`/accept`, `/decline`)."
         )
-        resp = await interaction.response.send_message(
-            content, view=challenge_view(ch.id), allowed_mentions=discord.AllowedMentions(users=[opponent], everyone=False, roles=False)
+        posted = await answer(
+            interaction, content, view=challenge_view(ch.id),
+            allowed_mentions=discord.AllowedMentions(users=[opponent], everyone=False, roles=False),
         )
-        if resp.message_id:
-            await self.service.set_challenge_message(ch.id, resp.message_id)
+        if posted is not None:
+            await self.service.set_challenge_message(ch.id, posted.id)
 
     async def _play_the_computer(self, interaction: discord.Interaction, req: ChallengeRequest,
                                  names: dict[int, str]) -> None:
         """``/challenge opponent:@bot``: the game starts at once; the AI moves when it is its turn."""
         async def open_thread(title: str) -> tuple[int, int]:
-            # Making a thread is a round trip to Discord: answer the interaction first.
-            await interaction.response.defer(thinking=True)
             return await self._open_thread(interaction, title)
 
         game, cut = await self.service.start_ai_game(req, self.bot.user_id, open_thread, names)
-        if not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)
         names = await self.service.names(game.row.guild_id, game.row.seats)
         lines = [f"Game #{game.row.id} against the computer ({req.level}, unrated) begins!",
                  " · ".join(texts.player(game, c, names) for c in game.position.colours)]
@@ -131,10 +131,10 @@ class Challenges(commands.Cog):
             lines.append(f"The cut: {', '.join(f'{c} cut {cut[c]}' for c in ('x', 'o'))} — **{winner}** wins the cut.")
         message = await game_message(game, names, *lines, now=self.bot.clock.now())
         if game.row.channel_id == interaction.channel_id:
-            await post_board(self.bot, interaction.followup.send, message)
+            await post_board(self.bot, partial(answer, interaction), message)
         else:
-            await interaction.followup.send(f"Game #{game.row.id} is in <#{game.row.channel_id}>.")
-            await self._post_first_board(game, message)
+            await answer(interaction, f"Game #{game.row.id} is in <#{game.row.channel_id}>.")
+            await self._post_first_board(game, message, interaction)
         self.bot.dispatch("game_changed", game)
 
     async def _open_thread(self, interaction: discord.Interaction, title: str) -> tuple[int, int]:
@@ -145,25 +145,29 @@ class Challenges(commands.Cog):
         try:
             thread = await channel.create_thread(name=title, type=discord.ChannelType.public_thread,
                                                  auto_archive_duration=10080)
-        except discord.HTTPException:
-            raise UserError("I couldn't create a thread here (I need the Create Public Threads permission).") from None
+        except discord.HTTPException as exc:
+            log.warning("could not create a thread in channel %d: %s", channel.id, exc)
+            raise UserError(access.missing_line(["create_public_threads"], channel.id, "make a thread for the game",
+                                                after="A server manager can allow it, or challenge again with "
+                                                      "`thread:False`.")) from None
         return thread.id, channel.id
 
     @app_commands.command(name="accept", description="Accept the challenge addressed to you in this channel")
     @app_commands.guild_only()
     async def accept_cmd(self, interaction: discord.Interaction) -> None:
         """The same as pressing Accept on your newest challenge here."""
+        await ack(interaction, private=True)
         ch = await self.service.challenge_to(interaction.channel_id or 0, interaction.user.id)
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await self._accept(interaction, ch.id)
 
     @app_commands.command(name="decline", description="Decline the challenge addressed to you in this channel")
     @app_commands.guild_only()
     async def decline_cmd(self, interaction: discord.Interaction) -> None:
         """The same as pressing Decline on your newest challenge here."""
+        await ack(interaction, private=True)
         ch = await self.service.challenge_to(interaction.channel_id or 0, interaction.user.id)
         ch = await self.service.decline(ch.id, interaction.user.id)
-        await interaction.response.send_message("Challenge declined.", ephemeral=True)
+        await answer_privately(interaction, "Challenge declined.")
         await self._close_message(ch, f"~~{describe_challenge(ch)}~~ — declined by <@{ch.opponent_id}>.")
 
     async def cog_load(self) -> None:
@@ -176,12 +180,12 @@ class Challenges(commands.Cog):
 
     async def button(self, interaction: discord.Interaction, challenge_id: int, act: str) -> None:
         """A click on Accept, Decline or Withdraw."""
+        await ack(interaction, silent=True)  # the answer edits the challenge itself
         if act == "accept":
             ch = await self.service.challenge(challenge_id)
             if ch is not None and ch.status == "open" and interaction.user.id != ch.opponent_id:
-                await interaction.response.send_message("Only the challenged player can accept this challenge.", ephemeral=True)
+                await answer_privately(interaction, "Only the challenged player can accept this challenge.")
                 return
-            await interaction.response.defer()
             await self._accept(interaction, challenge_id)
             return
         if act == "decline":
@@ -190,9 +194,11 @@ class Challenges(commands.Cog):
         else:
             ch = await self.service.withdraw(challenge_id, interaction.user.id)
             note = f"withdrawn by <@{ch.challenger_id}>"
-        await interaction.response.edit_message(
-            content=f"~~{describe_challenge(ch)}~~ — {note}.", view=None, allowed_mentions=NO_MENTIONS
-        )
+        try:
+            await interaction.edit_original_response(
+                content=f"~~{describe_challenge(ch)}~~ — {note}.", view=None, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("challenge %d: could not edit its message: %s", ch.id, exc)
 
     async def _accept(self, interaction: discord.Interaction, challenge_id: int) -> None:
         """Start the game (the interaction is already deferred) and post the first board."""
@@ -219,7 +225,7 @@ class Challenges(commands.Cog):
                 log.warning("challenge %d: could not edit its message: %s", ch.id, exc)
         else:
             await self._close_message(ch, closing)
-            await interaction.followup.send(f"Accepted — game #{game.row.id}{where}.", ephemeral=True)
+            await answer(interaction, f"Accepted — game #{game.row.id}{where}.", private=True)
         names = await self.service.names(game.row.guild_id, game.row.seats)
         lines = [" · ".join(texts.player(game, c, names) for c in game.position.colours)]
         if started.cut:
@@ -227,15 +233,24 @@ class Challenges(commands.Cog):
             cut = ", ".join(f"{texts.player(game, c, names)} cut {started.cut[c]}" for c in ("x", "o"))
             lines.append(f"The cut: {cut} — **{winner}** wins the cut.")
         message = await game_message(game, names, f"Game #{game.row.id} begins!", *lines, now=self.bot.clock.now())
-        await self._post_first_board(game, message)
+        await self._post_first_board(game, message, interaction)
 
-    async def _post_first_board(self, game: ActiveGame, message: GameMessage) -> None:
-        """Post a new game's first board in its channel; the game exists either way (``/board`` recovers)."""
+    async def _post_first_board(self, game: ActiveGame, message: GameMessage, interaction: discord.Interaction) -> None:
+        """Post a new game's first board in its channel; the game exists either way (``/board`` recovers).
+
+        When Discord refuses for want of a permission, the one who started it is told privately which.
+        """
+        channel: discord.abc.Messageable | None = None
         try:
             channel = await self.bot.messageable(game.row.channel_id)
             await post_board(self.bot, channel.send, message)
-        except discord.HTTPException:
+        except discord.HTTPException as exc:
             log.exception("game %d: started, but its first board could not be posted (/board shows it)", game.row.id)
+            if exc.code == MISSING_PERMISSIONS and isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+                thread = isinstance(channel, discord.Thread)
+                names = access.lacking(channel.permissions_for(channel.guild.me), access.needed(thread=thread)) \
+                    or access.needed(thread=thread)
+                await answer_privately(interaction, access.missing_line(names, channel.id))
 
     async def _close_message(self, ch: ChallengeRow, content: str) -> None:
         """Edit the challenge message to its final words, without buttons."""

@@ -14,6 +14,7 @@ from discord.ext import commands
 import engine
 
 from .. import images, rules, texts
+from ..answers import ack, answer, answer_privately
 from ..choices import GameName
 from ..present import EMBED_COLOUR, NO_MENTIONS
 from ..ratings import PROVISIONAL_DEVIATION
@@ -69,11 +70,11 @@ class Info(commands.Cog):
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: GameName) -> None:
         """Rank, name, rating ± deviation, games, wins–losses; provisional ratings marked."""
+        await ack(interaction)
         rows = await self.service.leaderboard(interaction.guild_id or 0, game, limit=20)
         if not rows:
-            await interaction.response.send_message(
-                f"No rated {GAME_TITLES[game]} games in this server yet. Start one with `/challenge`.", ephemeral=True
-            )
+            await answer_privately(
+                interaction, f"No rated {GAME_TITLES[game]} games in this server yet. Start one with `/challenge`.")
             return
         names = await self.service.names(interaction.guild_id or 0, [r.user_id for r in rows])
         lines = []
@@ -85,12 +86,13 @@ class Info(commands.Cog):
             )
         embed = discord.Embed(title=f"{GAME_TITLES[game]} leaderboard", description="\n".join(lines), colour=EMBED_COLOUR)
         embed.set_footer(text="? = provisional rating (fewer games, still settling) · Glicko-2")
-        await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+        await answer(interaction, embed=embed, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="stats", description="Ratings and results of a player (you by default)")
     @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """Per game: rating, games, wins, losses; and recent results."""
+        await ack(interaction)
         user = player or interaction.user
         guild = interaction.guild_id or 0
         ratings = {r.game: r for r in await self.service.player_ratings(guild, user.id)}
@@ -114,15 +116,16 @@ class Info(commands.Cog):
             )
         if not embed.fields:
             embed.description = "No finished games yet."
-        await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+        await answer(interaction, embed=embed, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="games", description="Games in progress in this server")
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction) -> None:
         """Channel, players and whose turn for every game in progress here."""
+        await ack(interaction)
         rows = await self.service.active_games(interaction.guild_id or 0)
         if not rows:
-            await interaction.response.send_message("No games in progress. Start one with `/challenge`.", ephemeral=True)
+            await answer_privately(interaction, "No games in progress. Start one with `/challenge`.")
             return
         lines = []
         for row in rows[:25]:
@@ -133,15 +136,16 @@ class Info(commands.Cog):
             lines.append(f"#{row.id} {GAME_TITLES[row.game]} {row.size}×{row.size} in <#{row.channel_id}> — "
                          f"<@{row.seat0_id}> vs <@{row.seat1_id}> · to move: {turn}")
         embed = discord.Embed(title="Games in progress", description="\n".join(lines), colour=EMBED_COLOUR)
-        await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+        await answer(interaction, embed=embed, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="history", description="Recent finished games (of a player, if given)")
     @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """Recent finished games with their ids and results."""
+        await ack(interaction)
         rows = await self.service.finished_games(interaction.guild_id or 0, player.id if player else None, limit=15)
         if not rows:
-            await interaction.response.send_message("No finished games yet.", ephemeral=True)
+            await answer_privately(interaction, "No finished games yet.")
             return
         lines = [
             f"#{r.id} {GAME_TITLES[r.game]} {r.size}×{r.size} — <@{r.seat0_id}> vs <@{r.seat1_id}>: "
@@ -150,12 +154,12 @@ class Info(commands.Cog):
         ]
         embed = discord.Embed(title="Recent games", description="\n".join(lines), colour=EMBED_COLOUR)
         embed.set_footer(text="/record game:<id> for the moves · /replay game:<id> for an animation")
-        await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+        await answer(interaction, embed=embed, allowed_mentions=NO_MENTIONS)
 
     async def _visible_game(self, interaction: discord.Interaction, game_id: int) -> ActiveGame | None:
         g = await self.service.game(game_id)
         if g is None or g.row.guild_id != interaction.guild_id:
-            await interaction.response.send_message(f"There is no game #{game_id} in this server. See `/history`.", ephemeral=True)
+            await answer_privately(interaction, f"There is no game #{game_id} in this server. See `/history`.")
             return None
         return g
 
@@ -165,6 +169,7 @@ class Info(commands.Cog):
     @app_commands.describe(game_id="the game's number (see /history or /games)")
     async def record(self, interaction: discord.Interaction, game_id: GameId) -> None:
         """Options + one action per line, the ``--record`` format of ``python -m engine``."""
+        await ack(interaction)
         g = await self._visible_game(interaction, game_id)
         if g is None:
             return
@@ -177,7 +182,8 @@ class Info(commands.Cog):
         headers["result"] = g.position.describe_outcome() if g.position.outcome else "in progress"
         record = engine.Record(g.position.options, g.position.public_record(), headers)
         data = record.to_text().encode("utf-8")
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"Game #{g.row.id} — replay it with `python -m engine {g.row.game} --record game-{g.row.id}.txt`"
             + (f" --size {g.row.size}" if g.row.game != "blindhex" else f" --first {g.position.options.first}")
             + "".join(f" --variant {v}" for v in g.position.options.variants),
@@ -191,24 +197,24 @@ class Info(commands.Cog):
     @app_commands.describe(game_id="the game's number (see /history or /games)")
     async def replay(self, interaction: discord.Interaction, game_id: GameId) -> None:
         """One frame per turn, the final position held longer."""
+        await ack(interaction)
         g = await self._visible_game(interaction, game_id)
         if g is None:
             return
-        await interaction.response.defer(thinking=True)
         names = await self.service.names(g.row.guild_id, g.row.seats)
         record = engine.Record(g.position.options, g.position.public_record())
         file = await images.replay_file(record, texts.colour_names(g, names), f"game-{g.row.id}.gif")
-        await interaction.followup.send(f"Game #{g.row.id} — {texts.title(g)}", file=file, allowed_mentions=NO_MENTIONS)
+        await answer(interaction, f"Game #{g.row.id} — {texts.title(g)}", file=file, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="rules", description="How to play inpHeXion, Hex or Blind Hex")
     @app_commands.describe(game="which game (default inpHeXion)")
     async def rules_cmd(self, interaction: discord.Interaction, game: GameName = "inphexion") -> None:
         """A short, friendly explanation with an example picture."""
-        await interaction.response.defer(thinking=True)
+        await ack(interaction)
         text, file = await rules.explain(game)
         embed = discord.Embed(title=f"How to play {GAME_TITLES[game]}", description=text, colour=EMBED_COLOUR)
         embed.set_image(url=f"attachment://{file.filename}")
-        await interaction.followup.send(embed=embed, file=file)
+        await answer(interaction, embed=embed, file=file)
 
 
 async def setup(bot: "HexBot") -> None:

@@ -11,7 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .. import texts
+from .. import access, texts
+from ..answers import ack, answer, answer_privately
 from ..choices import ClockName
 from ..present import MENTION_USERS, NO_MENTIONS, game_message, post_board, reply_with_result, result_message
 from ..service import CLOCKS, ClosedRequest, PlayResult, UserError, format_duration
@@ -46,6 +47,7 @@ class Lifecycle(commands.Cog):
     @app_commands.guild_only()
     async def claim(self, interaction: discord.Interaction) -> None:
         """Win on time (reason ``timeout``, rated)."""
+        await ack(interaction)
         result = await self.service.claim(interaction.channel_id or 0, interaction.user.id)
         await self._post_result(interaction, result)
 
@@ -62,9 +64,10 @@ class Lifecycle(commands.Cog):
 
     async def claim_button(self, interaction: discord.Interaction, game_id: int) -> None:
         """The Claim win button posted when time ran out."""
+        await ack(interaction)
         g = await self.service.game(game_id)
         if g is None or g.row.status != "active":
-            await interaction.response.send_message("That game is already over.", ephemeral=True)
+            await answer_privately(interaction, "That game is already over.")
             return
         result = await self.service.claim(g.row.channel_id, interaction.user.id)
         await self._post_result(interaction, result)
@@ -78,44 +81,56 @@ class Lifecycle(commands.Cog):
 
     async def ask_takeback(self, interaction: discord.Interaction) -> None:
         """Ask for a takeback in the interaction's channel (``/takeback`` and the Takeback button)."""
+        await ack(interaction)
         tb, g = await self.service.request_takeback(interaction.channel_id or 0, interaction.user.id)
         if tb.status == "accepted":  # against the computer: granted at once
-            await interaction.response.defer()
             names = await self.service.names(g.row.guild_id, g.row.seats)
             message = await game_message(g, names, f"Takeback: `{tb.undone}` was undone.", now=self.bot.clock.now())
-            await post_board(self.bot, interaction.followup.send, message)
+            await post_board(self.bot, partial(answer, interaction), message)
             return
         opponent = next(u for u in g.row.seats if u != interaction.user.id)
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"<@{opponent}>, **{texts.clean(interaction.user.display_name)}** asks to take back their last turn.",
             view=takeback_view(tb.id), allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent)]),
         )
 
     async def takeback_button(self, interaction: discord.Interaction, takeback_id: int, accept: bool) -> None:
         """The opponent answers a takeback request."""
+        await ack(interaction, silent=True)  # the answer edits the request itself
         try:
             tb, g = await self.service.answer_takeback(takeback_id, interaction.user.id, accept)
         except ClosedRequest as exc:
             # Nothing to decide any more: say why on the request itself and take its buttons away.
-            await interaction.response.edit_message(content=f"~~Takeback request~~ — {exc}", view=None,
-                                                    allowed_mentions=NO_MENTIONS)
+            await self._edit_request(interaction, content=f"~~Takeback request~~ — {exc}", view=None,
+                                     allowed_mentions=NO_MENTIONS)
             return
         if not accept:
-            await interaction.response.edit_message(content="Takeback declined.", view=None)
+            await self._edit_request(interaction, content="Takeback declined.", view=None)
             return
-        await interaction.response.edit_message(content=f"Takeback accepted: undid `{tb.undone}`.", view=None)
+        await self._edit_request(interaction, content=f"Takeback accepted: undid `{tb.undone}`.", view=None)
         names = await self.service.names(g.row.guild_id, g.row.seats)
         message = await game_message(g, names, f"Takeback: `{tb.undone}` was undone.", now=self.bot.clock.now())
-        await post_board(self.bot, interaction.followup.send, message)
+        await post_board(self.bot, partial(answer, interaction), message)
+
+    @staticmethod
+    async def _edit_request(interaction: discord.Interaction, **kwargs) -> None:
+        """Edit the takeback request the button is on (the click is already acknowledged)."""
+        try:
+            await interaction.edit_original_response(**kwargs)
+        except discord.HTTPException as exc:
+            log.warning("could not edit takeback request %s: %s", interaction.message and interaction.message.id, exc)
 
     # -- abort ---------------------------------------------------------------------------
     @app_commands.command(name="abort", description="Call off a game that has barely started (no result)")
     @app_commands.guild_only()
     async def abort(self, interaction: discord.Interaction) -> None:
         """Either player, while neither has made a second action."""
+        await ack(interaction)
         g = await self.service.abort(interaction.channel_id or 0, interaction.user.id)
         self.bot.dispatch("game_closed", g.row.id)
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"Game #{g.row.id} was aborted by **{texts.clean(interaction.user.display_name)}**: no result, "
             "no rating change.", allowed_mentions=NO_MENTIONS,
         )
@@ -125,9 +140,10 @@ class Lifecycle(commands.Cog):
     @app_commands.describe(dm="true: remind me by direct message; false: mention me in the game's channel")
     async def notify(self, interaction: discord.Interaction, dm: bool) -> None:
         """Store the player's reminder preference."""
+        await ack(interaction, private=True)
         await self.service.set_dm(interaction.user.id, dm)
         where = "by direct message (in the channel if your DMs are closed)" if dm else "with a mention in the game's channel"
-        await interaction.response.send_message(f"You'll be reminded {where}.", ephemeral=True)
+        await answer_privately(interaction, f"You'll be reminded {where}.")
 
     # -- settings ------------------------------------------------------------------------
     @app_commands.command(name="settings", description="This server's defaults for games (Manage Server)")
@@ -145,17 +161,21 @@ class Lifecycle(commands.Cog):
         challenge_minutes: app_commands.Range[int, 1, 1440] | None = None,
         threads: bool | None = None,
     ) -> None:
-        """Show or change the server's defaults."""
+        """Show or change the server's defaults, and what the bot lacks in this channel."""
+        await ack(interaction, private=True)
         if not interaction.permissions.manage_guild:
-            await interaction.response.send_message("Only members with **Manage Server** can change settings.", ephemeral=True)
+            await answer_privately(interaction, "Only members with **Manage Server** can change settings.")
             return
         changed, updated = await self.service.update_guild_settings(
             interaction.guild_id or 0, clock=clock, challenge_minutes=challenge_minutes, always_thread=threads)
         verb = "Settings updated" if updated else "Settings"
-        await interaction.response.send_message(
+        here = access.settings_line(interaction.app_permissions, interaction.channel_id or 0,
+                                    thread=isinstance(interaction.channel, discord.Thread))
+        await answer_privately(
+            interaction,
             f"{verb}: clock **{changed.default_clock}** per move · challenges open for "
-            f"**{changed.challenge_minutes} min** · every game in a thread: **{'yes' if changed.always_thread else 'no'}**.",
-            ephemeral=True,
+            f"**{changed.challenge_minutes} min** · every game in a thread: **{'yes' if changed.always_thread else 'no'}**.\n"
+            + here,
         )
 
     # -- timers ---------------------------------------------------------------------------

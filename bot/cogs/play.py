@@ -14,7 +14,8 @@ from discord.ext import commands
 from engine import ActionError, NotationError
 
 from .. import texts
-from ..present import MENTION_USERS, NO_MENTIONS, game_message, post_board, reply_with_result
+from ..answers import THINKING, ack, answer, answer_privately
+from ..present import MENTION_USERS, game_message, post_board, reply_with_result
 from ..service import ActiveGame, PlayResult
 
 if TYPE_CHECKING:
@@ -108,20 +109,20 @@ class Play(commands.Cog):
     @app_commands.describe(action="your action in notation: c4 d4 · b2>e7 · d4 · swap · 1+4 · aside 4+5")
     async def move(self, interaction: discord.Interaction, action: app_commands.Range[str, 1, 200]) -> None:
         """Apply one action (or a whole inpHeXion turn) and post the new board."""
+        # Acknowledge before the game lock and the database: the board is the usual answer.
+        await ack(interaction)
         channel_id = interaction.channel_id or 0
+        names = {interaction.user.id: interaction.user.display_name} if interaction.guild_id else None
         try:
-            result = await self.service.play(channel_id, interaction.user.id, action)
+            result = await self.service.play(channel_id, interaction.user.id, action, names=names)
         except ActionError as exc:
-            await interaction.response.send_message(
-                await self._refusal(channel_id, interaction.user.id, exc, action), ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
+            await answer_privately(interaction, await self._refusal(channel_id, interaction.user.id, exc, action))
             return
         await self.announce(interaction, result)
 
     async def announce(self, interaction: discord.Interaction, result: PlayResult) -> None:
         """Show an accepted action: the new board publicly, or for a secret Blind Hex choice a private
         confirmation (unless already answered, as by a Play panel) and a public "has chosen" line."""
-        await self.remember(interaction)
         self.bot.dispatch("game_changed", result.game)
         channel = interaction.channel
         if isinstance(channel, discord.Thread) and channel.archived and not channel.locked:
@@ -152,15 +153,14 @@ class Play(commands.Cog):
 
     async def _secret_choice(self, interaction: discord.Interaction, result: PlayResult) -> None:
         """Blind Hex: confirm privately, tell the channel only that a choice was made."""
-        if not interaction.response.is_done():
-            await interaction.response.send_message(secret_line(result), ephemeral=True)
+        if interaction.extras.get(THINKING) is not None or not interaction.response.is_done():
+            # Our own "thinking…" (a /move): answer it privately. A Play panel has answered already.
+            await answer_privately(interaction, secret_line(result))
         names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
         waiting = result.game.position.to_move
         other = " and ".join(f"<@{result.game.user_of(c)}>" for c in waiting)
-        await interaction.followup.send(
-            f"{texts.player(result.game, result.colour, names)} has chosen. Waiting for {other}.",
-            allowed_mentions=MENTION_USERS,
-        )
+        await answer(interaction, f"{texts.player(result.game, result.colour, names)} has chosen. Waiting for {other}.",
+                     allowed_mentions=MENTION_USERS)
 
     @move.autocomplete("action")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -176,13 +176,11 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def board(self, interaction: discord.Interaction) -> None:
         """Re-post the current position (image + caption)."""
+        await ack(interaction)
         game = await self.service.game_in(interaction.channel_id or 0)
         if game is None:
-            await interaction.response.send_message(
-                "There is no game in progress in this channel. Start one with `/challenge`.", ephemeral=True
-            )
+            await answer_privately(interaction, "There is no game in progress in this channel. Start one with `/challenge`.")
             return
-        await interaction.response.defer(thinking=True)
         await self.post_position(interaction, game)
 
     async def post_position(self, interaction: discord.Interaction, game: ActiveGame) -> None:
@@ -191,20 +189,16 @@ class Play(commands.Cog):
         moves = len(game.position.public_record())
         message = await game_message(game, names, f"Position after {moves} action{'s' if moves != 1 else ''}.",
                                      now=self.bot.clock.now())
-        await post_board(self.bot, interaction.followup.send, message)
+        await post_board(self.bot, partial(answer, interaction), message)
 
     @app_commands.command(name="resign", description="Resign this channel's game (your opponent wins)")
     @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction) -> None:
         """End the game in the opponent's favour."""
+        await ack(interaction)
         result = await self.service.resign(interaction.channel_id or 0, interaction.user.id)
         await reply_with_result(interaction, result, partial(self.service.names, result.game.row.guild_id, result.game.row.seats),
                                 self.bot.clock.now())
-
-    async def remember(self, interaction: discord.Interaction) -> None:
-        """Keep the caller's current display name for pictures and leaderboards."""
-        if interaction.guild_id:
-            await self.service.remember_names(interaction.guild_id, {interaction.user.id: interaction.user.display_name})
 
 
 async def setup(bot: HexBot) -> None:

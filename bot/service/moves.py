@@ -34,12 +34,13 @@ class MovesService(ServiceCore):
         return [g.position.action(a).typed for a in actions]
 
     async def play(self, channel_id: int, user_id: int, text: str, *, seen: int | None = None,
-                   version: str | None = None) -> PlayResult:
+                   version: str | None = None, names: dict[int, str] | None = None) -> PlayResult:
         """Apply one line of notation for a user; raises UserError or the engine's ActionError.
 
         ``seen``: the number of public actions the line was chosen for (the computer's
         moves); ``version``: the :func:`position_version` it was chosen for (a Play panel).
         If the game has changed since, nothing is applied (:class:`StaleChoice` for a panel).
+        ``names``: display names seen with the move, stored in the same write transaction.
         """
         refusal = "You are not playing in this game; start your own with `/challenge`."
         async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
@@ -57,7 +58,7 @@ class MovesService(ServiceCore):
             if pos.choosing_in_secret():
                 result.revealed = not trial.choosing_in_secret() or trial.to_move == sorted(trial.colours)
                 result.secret = not result.revealed
-            await self._commit(row, pos, trial, applied, user_id, result)
+            await self._commit(row, pos, trial, applied, user_id, result, names)
             return result
 
     async def resign(self, channel_id: int, user_id: int) -> PlayResult:
@@ -94,9 +95,10 @@ class MovesService(ServiceCore):
             return ActiveGame(aborted, (await self._position(aborted)).copy())
 
     async def _commit(
-        self, row: GameRow, pos: Position, trial: Position, applied: list[str], user_id: int, result: PlayResult
+        self, row: GameRow, pos: Position, trial: Position, applied: list[str], user_id: int, result: PlayResult,
+        names: dict[int, str] | None = None,
     ) -> None:
-        """Store the new actions (and the result, and ratings) in one transaction, then adopt them.
+        """Store the new actions (and the result, ratings and display names) in one transaction, then adopt them.
 
         The game's new row is worked out here from what was written (``updated_at``,
         ``deadline``, the result) rather than read back: the game's row is held, so this is the only writer.
@@ -110,6 +112,8 @@ class MovesService(ServiceCore):
                 # process (or task) got there first.
                 held = await self._hold_game(row.id, version)
                 new = replace(held, updated_at=now) if applied else held
+                if names:
+                    await self.store.remember_names(row.guild_id, names, now)
                 if applied:
                     await self.store.append_actions(row.id, await self.store.next_seq(row.id), applied, user_id, now)
                 if trial.outcome is not None:

@@ -2,8 +2,8 @@
 ``retry_after``) to some of the bot's replies and uploads.
 
 Whatever fails, an accepted action is stored exactly once; the reply is
-retried until it gets through, or — when Discord keeps failing — ``/board``
-shows the position afterwards; and the bot keeps running: later commands work,
+retried until it gets through, or — when Discord keeps failing — the board is
+posted in the channel instead and ``/board`` shows the position afterwards; and the bot keeps running: later commands work,
 and every error is handled by the bot itself (logged, the user told when
 Discord lets it) — none reaches discord.py's "Ignoring exception" fallback or
 asyncio's "exception was never retrieved".
@@ -101,12 +101,14 @@ async def test_when_every_retry_of_the_board_fails_the_move_counts_once_and_boar
     fake = harness.fake
     async with harness.running():
         await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first")
-        # discord.py tries a request 5 times; the board and then the apology both fail every time.
-        fault = fake.fail(WEBHOOK, status=429, times=10, retry_after=0.01)
+        # discord.py tries a request 5 times; the board follow-up fails every time.
+        fault = fake.fail(WEBHOOK, status=429, times=5, retry_after=0.01)
         inter = await fake.start_slash(w.alice, harness.channel, "move", action="c3")
-        await fake.wait_for_request(lambda q: fault.hits >= 10, timeout=15)
-        await fake.settle()
+        await fake.wait_for_request(lambda q: fault.hits >= 5, timeout=15)
+        # The board goes to the channel instead.
+        posted = await fake.wait_for(lambda m: m.interaction is None and "c3" in str(m.embeds) and bool(m.files))
         assert not inter.done  # the user still sees "thinking…": Discord never took the answer
+        assert posted.channel is harness.channel
         again = await harness.move(w.alice, "c3")  # the user tries again
         board = await harness.slash(w.carol, "board")
         nxt = await harness.move(w.bob, "b2")
@@ -127,6 +129,8 @@ async def test_when_discord_refuses_every_answer_the_move_counts_once_and_board_
         with pytest.raises(InteractionFailed):  # "The application did not respond" after 3 s
             await inter.wait(15)
         await fake.wait_for_request(lambda q: fault.hits >= 10, timeout=15)
+        # The acknowledgement and then the answer failed 5 times each: the board went to the channel.
+        await fake.wait_for(lambda m: m.interaction is None and "c3" in str(m.embeds) and bool(m.files))
         board = await harness.slash(w.carol, "board")
         nxt = await harness.move(w.bob, "b2")
     assert not board.ephemeral and "after 1 action" in board.embed["description"]

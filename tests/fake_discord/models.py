@@ -19,6 +19,7 @@ import discord
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from .interactions import FakeInteraction
+    from .permissions import Overwrite
 
 DISCORD_EPOCH_MS = 1420070400000
 
@@ -391,6 +392,8 @@ class FakeChannel:
     created_at: _dt.datetime = field(default_factory=utcnow)
     thread_members: set[int] = field(default_factory=set)
     messages: list["FakeMessage"] = field(default_factory=list)
+    #: permission overwrites (text channels; threads use their parent's)
+    overwrites: list["Overwrite"] = field(default_factory=list)
 
     @property
     def is_thread(self) -> bool:
@@ -460,7 +463,7 @@ class FakeChannel:
         else:
             data.update(
                 position=self.position,
-                permission_overwrites=[],
+                permission_overwrites=[o.payload() for o in self.overwrites],
                 topic=self.topic,
                 parent_id=None,
                 default_auto_archive_duration=1440,

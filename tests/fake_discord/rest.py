@@ -9,10 +9,8 @@ matched or not — is appended to ``fake.requests``.
 from __future__ import annotations
 
 import json
-import math
 import re
 import time
-import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
@@ -43,6 +41,7 @@ from .models import (
     utcnow,
 )
 from .openapi import spec
+from .ratelimits import limited
 from .validation import THREAD_ARCHIVE_DURATIONS, check_limits
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -103,23 +102,10 @@ class Fault:
         """A 5xx or a 429 with Discord's rate-limit headers and body."""
         self.hits += 1
         if self.status == 429:
-            body = {"message": "You are being rate limited.", "retry_after": self.retry_after, "global": self.is_global,
-                    "code": 0}
-            headers = {
-                "Content-Type": "application/json",
-                "X-RateLimit-Limit": "5",
-                "X-RateLimit-Remaining": "0",
-                "X-RateLimit-Reset": f"{time.time() + self.retry_after:.3f}",
-                "X-RateLimit-Reset-After": f"{self.retry_after:.3f}",
-                "X-RateLimit-Bucket": "fakefaultbucket",
-                "X-RateLimit-Scope": "global" if self.is_global else "user",
-                "Retry-After": str(max(1, math.ceil(self.retry_after))),
-                # discord.py treats a 429 without "Via" as a Cloudflare ban and does not retry.
-                "Via": "1.1 google",
-            }
-            if self.is_global:
-                headers["X-RateLimit-Global"] = "true"
-            return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
+            bucket = {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
+                      "X-RateLimit-Reset": f"{time.time() + self.retry_after:.3f}",
+                      "X-RateLimit-Reset-After": f"{self.retry_after:.3f}", "X-RateLimit-Bucket": "fakefaultbucket"}
+            return limited(self.retry_after, is_global=self.is_global, bucket_headers=None if self.is_global else bucket)
         body = {"message": "500: Internal Server Error", "code": 0} if self.status < 600 else {}
         return web.Response(status=self.status, body=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
 
@@ -167,17 +153,6 @@ def json_response(status: int, body: Any, headers: dict[str, str] | None = None)
     return web.Response(status=status, body=json.dumps(body).encode(), headers={"Content-Type": "application/json", **(headers or {})})
 
 
-def ratelimit_headers(template: str) -> dict[str, str]:
-    """Plausible, never-exhausted bucket headers, so discord.py's bucket code runs as in production."""
-    return {
-        "X-RateLimit-Limit": "5",
-        "X-RateLimit-Remaining": "4",
-        "X-RateLimit-Reset": f"{time.time() + 1:.3f}",
-        "X-RateLimit-Reset-After": "1.000",
-        "X-RateLimit-Bucket": f"{zlib.crc32(template.encode()):08x}",
-    }
-
-
 async def parse_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
     """JSON, or multipart with ``payload_json`` and ``files[n]`` parts."""
     ctype = request.headers.get("Content-Type", "")
@@ -215,7 +190,7 @@ async def api_entry(fake: "FakeDiscord", request: web.Request) -> web.StreamResp
         json=body,
         files=files,
         headers=dict(request.headers),
-        at=fake.clock(),
+        at=fake.now(),
     )
     fake.requests.append(record)
     req = ApiRequest(record)
@@ -254,6 +229,11 @@ async def _answer(fake: "FakeDiscord", request: web.Request, req: ApiRequest) ->
         record.status = 401
         record.response = {"message": "401: Unauthorized", "code": 0}
         return json_response(401, record.response)
+    headers, refusal = fake.ratelimits.check(record.method, record.path, template)
+    if refusal is not None:
+        record.status = 429
+        record.response = json.loads(refusal.body)  # type: ignore[arg-type]
+        return refusal
     operation = spec().operation(record.method, record.path)
     record.operation = operation.operation_id if operation is not None else None
     try:
@@ -270,7 +250,7 @@ async def _answer(fake: "FakeDiscord", request: web.Request, req: ApiRequest) ->
         fake._on_api_error(req, exc)
     record.status, record.response = status, body
     _check_answer(fake, record)
-    return json_response(status, body, ratelimit_headers(template))
+    return json_response(status, body, headers)
 
 
 def _check_answer(fake: "FakeDiscord", record: RecordedRequest) -> None:
@@ -308,6 +288,16 @@ def _message(fake: "FakeDiscord", channel: FakeChannel, message_id: str) -> Fake
 
 def _missing_permissions() -> DiscordAPIError:
     return DiscordAPIError(403, 50013, "Missing Permissions")
+
+
+def _check_content_permissions(fake: "FakeDiscord", channel: FakeChannel, data: dict[str, Any],
+                               files: list[UploadedFile]) -> None:
+    """Files need Attach Files and embeds Embed Links in the channel, for interaction answers too."""
+    if channel.guild is None:
+        return
+    perms = fake.bot_permissions(channel)
+    if (files and not perms.attach_files) or (data.get("embeds") and not perms.embed_links):
+        raise _missing_permissions()
 
 
 def _check_app(fake: "FakeDiscord", app_id: str) -> None:
@@ -543,7 +533,7 @@ async def interaction_callback(fake: "FakeDiscord", req: ApiRequest, interaction
     inter = fake.interaction_index.get(int(interaction_id)) if interaction_id.isdigit() else None
     if inter is None or inter.token != token:
         raise unknown("interaction", 10062)
-    now = fake.clock()
+    now = fake.now()
     inter.callbacks.append(req.record)
     if inter.latency is None:
         inter.latency = now - inter.dispatched_at
@@ -563,6 +553,8 @@ async def interaction_callback(fake: "FakeDiscord", req: ApiRequest, interaction
                            f"Response type {rtype} is not valid for interaction type {inter.type}.")])
     message: FakeMessage | None = None
     final = True
+    if rtype in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
+        _check_content_permissions(fake, inter.channel, data, req.files)
     if rtype == CHANNEL_MESSAGE:
         with under("data"):
             message = fake.create_message(inter.channel, fake.bot_user, data, req.files, interaction=inter)
@@ -597,7 +589,7 @@ def _webhook_interaction(fake: "FakeDiscord", app_id: str, token: str) -> FakeIn
     inter = fake.token_index.get(token)
     if inter is None or app_id != str(fake.application_id):
         raise unknown("Webhook", 10015)
-    if fake.clock() - inter.dispatched_at > fake.webhook_token_ttl:
+    if fake.now() - inter.dispatched_at > fake.webhook_token_ttl:
         raise DiscordAPIError(401, 50027, "Invalid Webhook Token")
     if not inter.acknowledged:
         # Discord only creates the interaction webhook once the interaction is acknowledged.
@@ -619,6 +611,7 @@ def _webhook_message(inter: FakeInteraction, message_id: str) -> FakeMessage:
 async def execute_webhook(fake: "FakeDiscord", req: ApiRequest, app_id: str, token: str) -> Reply:
     """A follow-up. After a type-5 defer, the first one fills the loading message (Discord's legacy rule)."""
     inter = _webhook_interaction(fake, app_id, token)
+    _check_content_permissions(fake, inter.channel, req.body, req.files)
     original = inter.original
     if inter.callback_type == DEFERRED_CHANNEL_MESSAGE and original is not None and original.loading and not original.deleted:
         # "the loading message will be edited instead … the ephemeral flag will be ignored"
@@ -650,6 +643,7 @@ async def edit_webhook_message(fake: "FakeDiscord", req: ApiRequest, app_id: str
     """Edit the original response (settles a deferred interaction) or a follow-up."""
     inter = _webhook_interaction(fake, app_id, token)
     msg = _webhook_message(inter, message_id)
+    _check_content_permissions(fake, msg.channel, req.body, req.files)
     fake.edit_message(msg, req.body, req.files)
     if inter.deferred and msg is inter.original:
         req.after.append(lambda: inter.resolve(msg))
@@ -658,11 +652,17 @@ async def edit_webhook_message(fake: "FakeDiscord", req: ApiRequest, app_id: str
 
 @router.add("DELETE", "/webhooks/{app_id}/{token}/messages/{message_id}", auth=False)
 async def delete_webhook_message(fake: "FakeDiscord", req: ApiRequest, app_id: str, token: str, message_id: str) -> Reply:
-    """Delete the original response or a follow-up."""
+    """Delete the original response or a follow-up.
+
+    Deleting a still-loading "thinking…" message does not answer the
+    interaction: the next follow-up is a new message (it may be ephemeral)
+    and that is what settles it.
+    """
     inter = _webhook_interaction(fake, app_id, token)
     msg = _webhook_message(inter, message_id)
+    was_loading = msg.loading
     await fake.delete_message(msg)
-    if inter.deferred and msg is inter.original:
+    if inter.deferred and msg is inter.original and not was_loading:
         req.after.append(lambda: inter.resolve(msg))
     return 204, None
 
@@ -797,8 +797,7 @@ async def send_message(fake: "FakeDiscord", req: ApiRequest, channel_id: str) ->
         can_send = perms.send_messages_in_threads if channel.is_thread else perms.send_messages
         if not (perms.view_channel and can_send):
             raise _missing_permissions()
-        if req.files and not perms.attach_files:
-            raise _missing_permissions()
+        _check_content_permissions(fake, channel, body, req.files)
         if channel.is_thread and channel.archived:
             if channel.locked and not perms.manage_threads:
                 raise DiscordAPIError(400, 50083, "Thread is archived")

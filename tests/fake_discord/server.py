@@ -71,6 +71,8 @@ from .models import (
     user_id,
     utcnow,
 )
+from .permissions import MEMBER, ROLE, Overwrite, channel_permissions, permission_bits
+from .ratelimits import RateLimiter, RouteLimit
 from .validation import check_attachment_refs, check_message
 
 #: Every FakeDiscord not yet garbage-collected (the test hooks collect their violations).
@@ -130,6 +132,11 @@ class FakeDiscord:
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.dispatch_message_events = dispatch_message_events
         self.clock = clock
+        #: seconds added to :attr:`clock` (see :meth:`advance`)
+        self.time_offset = 0.0
+        #: how old interactions are when they reach the bot (gateway lag): more than the deadline makes every
+        #: initial response late
+        self.interaction_age = 0.0
         self.application_flags = 0
         self.snowflakes = Snowflakes()
 
@@ -148,6 +155,8 @@ class FakeDiscord:
         #: requests refused as invalid, answers that break the spec (see :meth:`take_violations`)
         self.violations: list[Violation] = []
         self.faults: list[rest.Fault] = []
+        #: rate limits that run out (see :meth:`rate_limit`, :meth:`global_rate_limit`)
+        self.ratelimits = RateLimiter(clock)
         self.world: Any = None  # set by fixtures.standard_world
 
         bot_id = application_id or self.snowflakes.next()
@@ -436,11 +445,52 @@ class FakeDiscord:
         return member
 
     def bot_permissions(self, channel: FakeChannel) -> discord.Permissions:
-        """The bot's permissions in a channel (guild-level; no overwrites are modelled)."""
+        """The bot's permissions in a channel, overwrites applied (see :mod:`.permissions`)."""
         if channel.guild is None:
             return discord.Permissions.all()
         member = channel.guild.member(self.bot_user)
-        return member.permissions if member is not None else discord.Permissions.none()
+        return self.member_permissions(member, channel) if member is not None else discord.Permissions.none()
+
+    def member_permissions(self, member: FakeMember, channel: FakeChannel) -> discord.Permissions:
+        """A member's permissions in a guild channel or thread, as Discord computes them."""
+        return channel_permissions(member, channel)
+
+    async def set_permissions(self, channel: FakeChannel, target: FakeRole | FakeMember | FakeGuild, *,
+                              allow: Iterable[str] | int = (), deny: Iterable[str] | int = ()) -> Overwrite | None:
+        """Set (replace) the overwrite of a role, a member or @everyone (the guild) on a text channel.
+
+        Names like ``deny=["attach_files"]``. Both empty removes the overwrite.
+        Announces CHANNEL_UPDATE to a connected bot, as Discord does, so its
+        cache (``channel.permissions_for``) agrees with what the REST API enforces.
+        """
+        if channel.is_thread or channel.guild is None:
+            raise FakeDiscordError("overwrites live on guild text channels (threads use their parent's)")
+        if isinstance(target, FakeGuild):
+            oid, otype = target.everyone.id, ROLE
+        elif isinstance(target, FakeRole):
+            oid, otype = target.id, ROLE
+        else:
+            oid, otype = target.id, MEMBER
+        channel.overwrites = [o for o in channel.overwrites if o.id != oid]
+        overwrite = None
+        allow_bits, deny_bits = permission_bits(allow), permission_bits(deny)
+        if allow_bits or deny_bits:
+            overwrite = Overwrite(oid, otype, allow_bits, deny_bits)
+            channel.overwrites.append(overwrite)
+        if self.gateway.sessions:
+            await self.dispatch("CHANNEL_UPDATE", channel.payload())
+            await self.settle()
+        return overwrite
+
+    # ------------------------------------------------------------------ time
+
+    def now(self) -> float:
+        """The fake's time: :attr:`clock` plus :attr:`time_offset` (what deadlines and token lifetimes use)."""
+        return self.clock() + self.time_offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's time forward, e.g. past the 3 s deadline or the 15-minute token life, without waiting."""
+        self.time_offset += seconds
 
     # ------------------------------------------------------------------ what tests read
 
@@ -509,6 +559,24 @@ class FakeDiscord:
         fault = rest.Fault(re.compile(route_regex), status, times, retry_after, is_global)
         self.faults.append(fault)
         return fault
+
+    def rate_limit(self, route_regex: str, limit: int, per: float) -> RouteLimit:
+        """Let requests whose ``"METHOD /path"`` matches make ``limit`` calls per ``per`` seconds.
+
+        One bucket per major parameter (channel, guild, webhook token,
+        interaction), real headers (``X-RateLimit-Remaining`` 0 makes
+        discord.py wait); over the limit → 429. Returns the rule: ``refused``
+        and ``exhausted`` count what happened.
+        """
+        return self.ratelimits.add_route(route_regex, limit, per)
+
+    def global_rate_limit(self, limit: int | None, per: float = 1.0) -> None:
+        """At most ``limit`` requests per ``per`` seconds across all routes but interaction responses.
+
+        Over it: 429 with ``"global": true`` (discord.py waits ``retry_after``
+        and retries). ``fake.ratelimits.global_refused`` counts them.
+        """
+        self.ratelimits.set_global(limit, per)
 
     # ------------------------------------------------------------------ gateway
 
@@ -725,7 +793,7 @@ class FakeDiscord:
         return await self.dispatch(event, msg.payload(), intent=intent, transform=strip)
 
     def _record_sync(self, scope: int | None, names: list[str]) -> None:
-        self.command_syncs.append(CommandSync(scope, names, self.clock()))
+        self.command_syncs.append(CommandSync(scope, names, self.now()))
 
     def take_violations(self) -> list[Violation]:
         """The refusals of invalid requests (and spec-breaking answers) so far, clearing them.
@@ -884,12 +952,12 @@ class FakeDiscord:
         }
         if guild is not None:
             assert member is not None
-            channel_data["permissions"] = str(member.permissions.value)
+            channel_data["permissions"] = str(self.member_permissions(member, channel).value)
             payload.update(
                 guild_id=str(guild.id),
                 guild={"id": str(guild.id), "locale": guild.locale, "features": []},
                 guild_locale=guild.locale,
-                member=member.payload(with_permissions=True),
+                member={**member.payload(), "permissions": channel_data["permissions"]},
                 app_permissions=str(self.bot_permissions(channel).value),
                 authorizing_integration_owners={"0": str(guild.id)},
                 context=0,
@@ -917,7 +985,8 @@ class FakeDiscord:
         loop = asyncio.get_running_loop()
         inter = FakeInteraction(
             id=iid, token=payload["token"], type=itype, user=the_user, channel=channel, guild=channel.guild,
-            data=data, payload=payload, application_id=self.application_id, dispatched_at=self.clock(),
+            data=data, payload=payload, application_id=self.application_id,
+            dispatched_at=self.now() - self.interaction_age,
             name=name, message=message, future=loop.create_future(), triggered_by=triggered_by,
         )
         self.interactions.append(inter)
@@ -928,7 +997,8 @@ class FakeDiscord:
             raise NotConnected("the bot disconnected before the interaction could be delivered")
         if self.clock is time.monotonic:
             # Without an injected clock, fail fast at the deadline like Discord's client does.
-            inter.deadline_handle = loop.call_later(self.interaction_deadline + 0.001, self._deadline, inter)
+            inter.deadline_handle = loop.call_later(max(0.0, self.interaction_deadline - self.interaction_age) + 0.001,
+                                                     self._deadline, inter)
         return inter
 
     def _deadline(self, inter: FakeInteraction) -> None:

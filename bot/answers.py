@@ -1,0 +1,166 @@
+"""Answering an interaction: acknowledge at once, then answer with the visibility the answer needs.
+
+Discord's rules this module keeps (``tests/fake_discord`` models each one):
+
+- The first response must arrive within 3 s of the click or command, so every
+  command and button calls :func:`ack` before it waits for a lock, the
+  database or a drawing.
+- After a "thinking…" defer the first follow-up *fills* that message and keeps
+  its visibility (an ephemeral flag is ignored). So :func:`answer` deletes a
+  public thinking message before a private answer (and a private one before a
+  public answer): private stays private.
+- The interaction's token lasts 15 minutes (and is unusable if the
+  acknowledgement came too late): a public answer is then posted in the
+  channel instead, as it is when Discord keeps answering 429 or 5xx after
+  discord.py's retries; a private one is only logged (in the channel it would
+  be public).
+- Files and embeds need Attach Files and Embed Links in the channel. When they
+  are missing, the public answer goes out as text and the user gets one
+  private line naming the permission and the channel (see :mod:`.access`).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import discord
+
+from . import access
+
+log = logging.getLogger(__name__)
+
+#: ``interaction.extras`` key: "public"/"private" while a thinking message waits to be filled
+THINKING = "hexcord.thinking"
+#: ``interaction.extras`` key: set once :func:`ack` was tried
+TRIED = "hexcord.ack_tried"
+#: ``interaction.extras`` key: set when the acknowledgement itself failed
+UNACKNOWLEDGED = "hexcord.unacknowledged"
+#: Discord's codes for an interaction that can no longer be answered through its token
+GONE = {10062, 10015, 50027}
+MISSING_PERMISSIONS = 50013
+
+
+async def ack(interaction: discord.Interaction, *, private: bool = False, silent: bool = False) -> None:
+    """Acknowledge now; the answer follows with :func:`answer`.
+
+    ``private``: the answer will be ephemeral ("thinking…" only the user sees).
+    ``silent``: a button whose answer edits its own message (no thinking message).
+    A failed acknowledgement is logged, not raised: the work still happens; the
+    answer then tries the initial response itself, or goes to the channel when
+    Discord says the interaction is gone (too late).
+    """
+    if interaction.response.is_done() or interaction.extras.get(TRIED):
+        return
+    interaction.extras[TRIED] = True  # one acknowledgement: discord.py already retried it
+    try:
+        if silent and interaction.type is discord.InteractionType.component:
+            await interaction.response.defer()
+            interaction.extras[THINKING] = None
+        else:
+            await interaction.response.defer(thinking=True, ephemeral=private)
+            interaction.extras[THINKING] = "private" if private else "public"
+    except discord.HTTPException as exc:
+        # Too late (10062) and the interaction is gone; otherwise the answer itself may still get through.
+        if exc.code in GONE:
+            interaction.extras[UNACKNOWLEDGED] = True
+        log.error("interaction %d: could not acknowledge: %s", interaction.id, exc)
+
+
+async def answer(interaction: discord.Interaction, content: str | None = None, *, private: bool = False,
+                 **kwargs: Any) -> discord.Message | None:
+    """Send the answer (``content``, ``embed``, ``file``, ``view``, ``allowed_mentions``…) as the user should see it.
+
+    Returns the message when Discord tells which it is (follow-ups and channel posts).
+    """
+    if interaction.extras.get(UNACKNOWLEDGED) or (interaction.response.is_done() and interaction.is_expired()):
+        return await _in_channel(interaction, content, private, kwargs, "token unusable")
+    files = _keep_files(kwargs)
+    try:
+        return await _send(interaction, content, private, kwargs)
+    except discord.HTTPException as exc:
+        if exc.code == MISSING_PERMISSIONS and not private:
+            return await _without_pictures(interaction, content, kwargs)
+        if exc.code in GONE or exc.status == 429 or exc.status >= 500:
+            # Gone, or Discord kept refusing after discord.py's retries: the channel still shows a public answer.
+            return await _in_channel(interaction, content, private, _fresh(kwargs, files), f"{exc.status} {exc.code}")
+        raise
+
+
+async def answer_privately(interaction: discord.Interaction, content: str,
+                           mentions: discord.AllowedMentions | None = None) -> None:
+    """A short private answer (refusals, errors); never raises for Discord's sake. Pings nobody by default."""
+    try:
+        await answer(interaction, content, private=True, allowed_mentions=mentions or discord.AllowedMentions.none())
+    except discord.HTTPException:
+        log.warning("could not tell user %d: %s", interaction.user.id, content, exc_info=True)
+
+
+async def _send(interaction: discord.Interaction, content: str | None, private: bool,
+                kwargs: dict[str, Any]) -> discord.Message | None:
+    if not interaction.response.is_done():
+        await interaction.response.send_message(content, ephemeral=private, **kwargs)
+        return None
+    thinking = interaction.extras.get(THINKING)
+    if thinking is not None and thinking != ("private" if private else "public"):
+        # The first follow-up would fill the thinking message and take *its* visibility.
+        await interaction.delete_original_response()
+        interaction.extras[THINKING] = None
+    message = await interaction.followup.send(content, ephemeral=private, wait=True, **kwargs)  # type: ignore[call-overload]
+    interaction.extras[THINKING] = None
+    return message
+
+
+async def _without_pictures(interaction: discord.Interaction, content: str | None,
+                            kwargs: dict[str, Any]) -> discord.Message | None:
+    """Discord refused the files/embeds: answer in text, and tell the user privately what is missing."""
+    names = access.lacking(interaction.app_permissions, access.needed_for(kwargs, channel_post=False)) or \
+        access.needed_for(kwargs, channel_post=False)
+    text = _as_text(content, kwargs)
+    allowed = kwargs.get("allowed_mentions", discord.AllowedMentions.none())
+    log.warning("interaction %d: missing %s in channel %s", interaction.id, names, interaction.channel_id)
+    message = await answer(interaction, text, allowed_mentions=allowed)
+    await answer_privately(interaction, access.missing_line(names, interaction.channel_id or 0))
+    return message
+
+
+async def _in_channel(interaction: discord.Interaction, content: str | None, private: bool, kwargs: dict[str, Any],
+                      why: str) -> discord.Message | None:
+    """The interaction's token is no good any more: a public answer goes to the channel."""
+    if private or interaction.channel is None:
+        log.warning("interaction %d: private answer lost with its token (%s): %s", interaction.id, why, content)
+        return None
+    log.info("interaction %d: token unusable (%s); answering in the channel", interaction.id, why)
+    try:
+        return await interaction.channel.send(content, **kwargs)  # type: ignore[union-attr]
+    except discord.HTTPException as exc:
+        log.error("interaction %d: the answer could not go to channel %s either: %s",
+                  interaction.id, interaction.channel_id, exc)
+        return None
+
+
+def _as_text(content: str | None, kwargs: dict[str, Any]) -> str:
+    """The answer without pictures: its text and its embed's title and description."""
+    parts = [content or ""]
+    for embed in ([kwargs["embed"]] if kwargs.get("embed") else []) + list(kwargs.get("embeds") or []):
+        parts += [embed.title or "", embed.description or ""]
+    return "\n".join(p for p in parts if p)[:2000] or "(no text)"
+
+
+def _keep_files(kwargs: dict[str, Any]) -> list[tuple[str, bytes]]:
+    """The bytes of the answer's files (a failed send closes them; a retry in the channel needs new ones)."""
+    out = []
+    for f in ([kwargs["file"]] if kwargs.get("file") else []) + list(kwargs.get("files") or []):
+        pos = f.fp.tell()
+        out.append((f.filename, f.fp.read()))
+        f.fp.seek(pos)
+    return out
+
+
+def _fresh(kwargs: dict[str, Any], files: list[tuple[str, bytes]]) -> dict[str, Any]:
+    new = {k: v for k, v in kwargs.items() if k not in ("file", "files")}
+    if files:
+        new["files"] = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
+    return new
+
