@@ -40,7 +40,10 @@ def describe_action(position: Position, action: str) -> str:
     """What one canonical action did, in words (``moved c4→d4 and placed on c4``)."""
     a = position.action(action)
     if a.kind == "swap":
-        return "swapped colours (pie rule)" if "swap-pieces" not in position.options.variants else "swapped the first stone"
+        if "swap-pieces" in position.options.variants:
+            return "swapped the first stone"
+        # ``position`` is before the turn: the swapper takes over the other colour.
+        return f"swapped colours (pie rule) and now plays {position.other(position.to_move[0])}"
     if a.kind == "relocate":
         return f"relocated {a.cells[0]}→{a.cells[1]}"
     if a.kind == "move":
@@ -115,7 +118,8 @@ def result_line(game: ActiveGame, names: dict[int, str]) -> str:
 def turn_caption(result: PlayResult, names: dict[int, str]) -> str:
     """One line saying who did what this turn."""
     game = result.game
-    who = player(game, result.colour, names) if result.actions else f"**{clean(names.get(result.user_id, '?'))}**"
+    # The mover by their id with the colour they acted as: after a swap the colour names someone else.
+    who = f"**{clean(names.get(result.user_id, '?'))}** ({result.colour})"
     if not result.actions:
         reason = result.outcome.reason.value if result.outcome else ""
         if reason == "timeout":

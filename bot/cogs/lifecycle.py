@@ -61,13 +61,22 @@ class Lifecycle(commands.Cog):
         unregister_buttons(self.bot, TakebackButton, ClaimButton)
 
     async def claim_button(self, interaction: discord.Interaction, game_id: int) -> None:
-        """The Claim win button posted when time ran out."""
+        """The Claim win button posted when time ran out; once the game is over the button goes."""
         g = await self.service.game(game_id)
         if g is None or g.row.status != "active":
-            await interaction.response.send_message("That game is already over.", ephemeral=True)
+            # Claimed (or ended) already, e.g. with /claim: nothing left to press.
+            await interaction.response.edit_message(
+                content=f"⌛ Time ran out in game #{game_id}; that game is over now.", view=None,
+                allowed_mentions=NO_MENTIONS)
             return
         result = await self.service.claim(g.row.channel_id, interaction.user.id)
-        await self._post_result(interaction, result)
+        await interaction.response.defer()
+        names = await self.service.names(g.row.guild_id, g.row.seats)
+        await interaction.edit_original_response(
+            content=f"⌛ Time ran out in game #{game_id}: **{texts.clean(names[interaction.user.id])}** claimed the win.",
+            view=None, allowed_mentions=NO_MENTIONS)
+        message = await result_message(self.service, result, self.bot.clock.now())
+        await interaction.followup.send(**message.kwargs())
 
     # -- takeback ------------------------------------------------------------------------
     @app_commands.command(name="takeback", description="Ask to undo your last turn (before your opponent moves)")

@@ -70,12 +70,15 @@ async def test_when_time_is_up_the_waiting_player_gets_a_claim_button_and_wins_o
         await harness.move(w.alice, "c3")
         clock.advance(3600 + 1)
         expiry = await harness.fake.wait_for(lambda m: m.id > board.id and "Time is up" in m.content)
+        pinged = mentions(expiry.content)
         button = expiry.components[0]["components"][0]["custom_id"]
         late = await harness.fake.click(w.bob, expiry, button)
-        claimed = await harness.fake.click(w.alice, expiry, button)
-    assert mentions(expiry.content) == [w.bob.id, w.alice.id]
+        await harness.fake.click(w.alice, expiry, button)
+        claimed = await harness.fake.wait_for(
+            lambda m: m.id > expiry.id and bool(m.embeds) and "claims the win" in m.embeds[0]["description"])
+    assert pinged == [w.bob.id, w.alice.id]
     assert late.ephemeral  # the late player can't claim
-    assert "claims the win on time" in claimed.embed["description"]
+    assert "claims the win on time" in claimed.embeds[0]["description"]
 
 
 async def test_the_waiting_player_claims_the_win_on_time(harness, clock):
@@ -119,8 +122,10 @@ async def test_a_deadline_set_before_a_restart_expires_after_it(harness, clock):
     clock.advance(3600 + 1)
     async with harness.running():  # new client, same database: the timer row is still there
         expiry = await harness.fake.wait_for(lambda m: m.id > board.id and "Time is up" in m.content)
-        r = await harness.fake.click(w.bob, expiry, expiry.components[0]["components"][0]["custom_id"])
-    assert "claims the win on time" in r.embed["description"]
+        await harness.fake.click(w.bob, expiry, expiry.components[0]["components"][0]["custom_id"])
+        r = await harness.fake.wait_for(
+            lambda m: m.id > expiry.id and bool(m.embeds) and "claims the win" in m.embeds[0]["description"])
+    assert "claims the win on time" in r.embeds[0]["description"]
 
 
 async def test_after_a_downtime_past_the_deadline_only_the_deadline_is_announced(harness, clock):

@@ -130,8 +130,10 @@ async def test_only_the_waiting_player_can_claim_a_win_on_time(harness, clock):
         refused(await unchanged(harness, lambda: harness.fake.click(w.carol, notice, claim)), "not playing")
         refused(await unchanged(harness, lambda: harness.slash(w.carol, "claim")), "not playing")
         refused(await unchanged(harness, lambda: harness.fake.click(w.bob, notice, claim)), "your turn")
-        won = await harness.fake.click(w.alice, notice, claim)
-    assert not won.ephemeral and "on time" in won.embed["description"]
+        await harness.fake.click(w.alice, notice, claim)
+        won = await harness.fake.wait_for(
+            lambda m: m.id > notice.id and bool(m.embeds) and "on time" in m.embeds[0]["description"])
+    assert not won.ephemeral
 
 
 async def test_only_the_challenged_person_accepts_or_declines_and_only_the_challenger_withdraws(harness):
