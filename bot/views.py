@@ -171,3 +171,93 @@ def claim_view(game_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ClaimButton(game_id))
     return view
+
+
+class GameOverButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"hexcord:over:(?P<game>\d+):(?P<act>rematch|replay|moves)",
+):
+    """Rematch / Replay / Moves under the game-over message."""
+
+    STYLES = {
+        "rematch": ("Rematch", discord.ButtonStyle.success),
+        "replay": ("Replay", discord.ButtonStyle.secondary),
+        "moves": ("Moves", discord.ButtonStyle.secondary),
+    }
+
+    def __init__(self, game_id: int, act: str) -> None:
+        label, style = self.STYLES[act]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"hexcord:over:{game_id}:{act}"))
+        self.game_id = game_id
+        self.act = act
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> "GameOverButton":
+        """Rebuild the button from a click (also after a restart)."""
+        return cls(int(match["game"]), match["act"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Rematch goes to the challenges cog; Replay and Moves to the info cog."""
+        if self.act == "rematch":
+            cog = interaction.client.get_cog("Challenges")
+            work = cog.rematch(interaction, self.game_id)  # type: ignore[union-attr]
+        else:
+            cog = interaction.client.get_cog("Info")
+            work = (cog.replay_for(interaction, self.game_id, private=True) if self.act == "replay"  # type: ignore[union-attr]
+                    else cog.moves_for(interaction, self.game_id, private=True))  # type: ignore[union-attr]
+        await guarded(interaction, self.custom_id, work)
+
+
+def game_over_view(game_id: int) -> discord.ui.View:
+    """The buttons under a finished game: Rematch, Replay, Moves."""
+    view = discord.ui.View(timeout=None)
+    for act in ("rematch", "replay", "moves"):
+        view.add_item(GameOverButton(game_id, act))
+    return view
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"hexcord:(?P<kind>moves|replay|rules):(?P<key>[a-z0-9]+):(?P<to>\d+):(?P<act>first|prev|next|last)",
+):
+    """Stepping buttons: pages of a move list (key: game id), positions of a replay (game id),
+    pages of the ``/rules`` tutorial (key: the game's name)."""
+
+    LABELS = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
+
+    def __init__(self, kind: str, key: int | str, to: int, act: str, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=self.LABELS[act], style=discord.ButtonStyle.secondary,
+                                           custom_id=f"hexcord:{kind}:{key}:{to}:{act}", disabled=disabled))
+        self.kind, self.key, self.to = kind, str(key), to
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> "PageButton":
+        """Rebuild the button from a click (also after a restart)."""
+        return cls(match["kind"], match["key"], int(match["to"]), match["act"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Show page (or position) ``to`` in place."""
+        cog: Any = interaction.client.get_cog("Info")
+        if self.kind == "rules":
+            work = cog.rules_page(interaction, self.key, self.to)
+        elif not self.key.isdigit():
+            work = reply_privately(interaction, "That button belongs to nothing I know.")
+        elif self.kind == "moves":
+            work = cog.moves_page(interaction, int(self.key), self.to)
+        else:
+            work = cog.replay_step(interaction, int(self.key), self.to)
+        await guarded(interaction, self.custom_id, work)
+
+
+def stepper_view(kind: str, key: int | str, at: int, last: int) -> discord.ui.View | None:
+    """⏮ ◀ ▶ ⏭ for item ``at`` of ``0..last`` (None when there is only one)."""
+    if last <= 0:
+        return None
+    view = discord.ui.View(timeout=None)
+    for act, to in (("first", 0), ("prev", max(at - 1, 0)), ("next", min(at + 1, last)), ("last", last)):
+        view.add_item(PageButton(kind, key, to, act, disabled=(to == at)))
+    return view

@@ -53,7 +53,7 @@ class Challenges(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         opponent="who you want to play",
-        game="inphexion, hex or blindhex",
+        game="inpHeXion, Hex or Blind Hex",
         size="board size (inpHeXion 5, 7, 9, 11; Hex 3–19; Blind Hex 11)",
         pie="inpHeXion: Black may swap colours after White's first move",
         neutral="inpHeXion: start with the neutral disc in the centre",
@@ -65,11 +65,12 @@ class Challenges(commands.Cog):
         clock="time per move: 5m, 1h, 1d, 3d (default), 7d or none",
         level="against me (the bot): easy, medium (default) or hard",
     )
+    @app_commands.choices(game=texts.GAME_CHOICES)
     async def challenge(
         self,
         interaction: discord.Interaction,
         opponent: discord.User,
-        game: GameName,
+        game: str,
         size: app_commands.Range[int, 3, 19] | None = None,
         pie: bool | None = None,
         neutral: bool | None = None,
@@ -101,16 +102,66 @@ class Challenges(commands.Cog):
             await interaction.response.send_message(
                 "`level` is for games against me (the bot); leave it out when challenging a person.", ephemeral=True)
             return
-        ch = await self.service.create_challenge(req, names)
+        try:
+            ch = await self.service.create_challenge(req, names)
+        except UserError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True)
+            return
+        await self._post_challenge(interaction, ch, opponent.id)
+
+    async def _post_challenge(self, interaction: discord.Interaction, ch: ChallengeRow, opponent_id: int,
+                              what: str = "") -> None:
+        """The public challenge message with Accept / Decline / Withdraw, pinging only the challenged."""
         content = (
-            f"<@{opponent.id}>, **{texts.clean(interaction.user.display_name)}** challenges you to "
-            f"{describe_challenge(ch)}.\nAccept or decline by <t:{int(ch.expires_at)}:t> (`/accept`, `/decline`)."
+            f"<@{opponent_id}>, **{texts.clean(interaction.user.display_name)}** challenges you to "
+            f"{what}{describe_challenge(ch)}.\nAccept or decline by <t:{int(ch.expires_at)}:t> (`/accept`, `/decline`)."
         )
         resp = await interaction.response.send_message(
-            content, view=challenge_view(ch.id), allowed_mentions=discord.AllowedMentions(users=[opponent], everyone=False, roles=False)
+            content, view=challenge_view(ch.id),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent_id)], everyone=False, roles=False)
         )
         if resp.message_id:
             await self.service.set_challenge_message(ch.id, resp.message_id)
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The Rematch button: the same game again with the seats swapped, as a challenge to
+        the other player (against the computer it starts at once)."""
+        g = await self.service.game(game_id)
+        if g is None or g.row.status == "active":
+            await interaction.response.send_message("That game is not over yet.", ephemeral=True)
+            return
+        if interaction.user.id not in g.row.seats:
+            await interaction.response.send_message(
+                "Only the two players can ask for a rematch; start your own game with `/challenge`.", ephemeral=True)
+            return
+        row = g.row
+        other = row.seat1_id if interaction.user.id == row.seat0_id else row.seat0_id
+        variants = set(row.variants)
+        flags: dict[str, bool | None] = {}
+        if row.game == "inphexion":
+            flags = {"pie": "pie" in variants, "neutral": "neutral" in variants, "free_reply": "free-reply" in variants}
+        elif row.game == "hex":
+            flags = {"swap": "swap" in variants}
+        req = ChallengeRequest(
+            guild_id=row.guild_id, channel_id=row.channel_id, channel_is_thread=row.parent_id is not None,
+            channel_can_thread=False, challenger_id=interaction.user.id, opponent_id=other,
+            opponent_is_bot=self.bot.user is not None and other == self.bot.user.id,
+            game=row.game, size=row.size if row.game != "blindhex" else None,
+            # colours swapped: whoever moved first moves second now
+            seat="second" if row.seats.index(interaction.user.id) == 0 else "first",
+            rated=row.rated, thread=False, clock=row.clock, **flags,  # type: ignore[arg-type]
+        )
+        names = {interaction.user.id: interaction.user.display_name}
+        if req.opponent_is_bot:
+            await self._play_the_computer(interaction, replace(req, opponent_is_me=True, level=row.ai_level or "medium"),
+                                          names)
+            return
+        try:
+            ch = await self.service.create_challenge(req, names)
+        except UserError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True)
+            return
+        await self._post_challenge(interaction, ch, other, f"a rematch of game #{game_id}: ")
 
     async def _play_the_computer(self, interaction: discord.Interaction, req: ChallengeRequest,
                                  names: dict[int, str]) -> None:
@@ -129,7 +180,8 @@ class Challenges(commands.Cog):
         if cut:
             winner = game.position.options.first
             lines.append(f"The cut: {', '.join(f'{c} cut {cut[c]}' for c in ('x', 'o'))} — **{winner}** wins the cut.")
-        message = await game_message(game, names, *lines, now=self.bot.clock.now())
+        message = await game_message(game, names, *lines, now=self.bot.clock.now(), happened=f"Game #{game.row.id} begins",
+                                     actor=interaction.user.id, bot_id=self.bot.user.id)  # type: ignore[union-attr]
         if game.row.channel_id == interaction.channel_id:
             await post_board(self.bot, interaction.followup.send, message)
         else:
@@ -226,7 +278,9 @@ class Challenges(commands.Cog):
             winner = game.position.options.first
             cut = ", ".join(f"{texts.player(game, c, names)} cut {started.cut[c]}" for c in ("x", "o"))
             lines.append(f"The cut: {cut} — **{winner}** wins the cut.")
-        message = await game_message(game, names, f"Game #{game.row.id} begins!", *lines, now=self.bot.clock.now())
+        message = await game_message(game, names, f"Game #{game.row.id} begins!", *lines, now=self.bot.clock.now(),
+                                     happened=f"Game #{game.row.id} begins", actor=interaction.user.id,
+                                     bot_id=self.bot.user.id if self.bot.user else None)
         await self._post_first_board(game, message)
 
     async def _post_first_board(self, game: ActiveGame, message: GameMessage) -> None:

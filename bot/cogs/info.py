@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import io
 import logging
 from typing import TYPE_CHECKING
 
@@ -13,12 +12,12 @@ from discord.ext import commands
 
 import engine
 
-from .. import images, rules, texts
-from ..choices import GameName
+from .. import gamerecord, images, rules, texts
 from ..present import EMBED_COLOUR, NO_MENTIONS
 from ..ratings import PROVISIONAL_DEVIATION
 from ..service import GAME_TITLES, ActiveGame
 from ..store import GameRow
+from ..views import stepper_view
 
 if TYPE_CHECKING:
     from ..app import HexBot
@@ -26,21 +25,31 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def result_text(row: GameRow, user_id: int | None = None) -> str:
-    """``won``/``lost`` for a player, else ``seat 0 won by connection``-style text."""
-    if row.status == "aborted":
-        return "aborted"
+
+def result_text(row: GameRow, names: dict[int, str], user_id: int | None = None, bot_id: int | None = None) -> str:
+    """``won against bob (resignation)`` from a player's side, else ``alice beat bob (resignation)``;
+    the bot in a game against it is ``the computer (medium)``."""
+    who = {u: texts.clean(names.get(u, "?")) for u in row.seats}
+    if row.ai_level and bot_id in who:
+        who[bot_id] = f"the computer ({row.ai_level})"  # type: ignore[index]
+    a, b = row.seats
     if row.winner_seat is None:
-        return row.reason or "no result"
-    if user_id is not None and user_id in row.seats:
-        won = row.seats[row.winner_seat] == user_id
-        return f"{'won' if won else 'lost'} ({row.reason})"
-    return f"<@{row.seats[row.winner_seat]}> won ({row.reason})"
+        how = "aborted" if row.status == "aborted" else (row.reason or "no result")
+        if user_id in row.seats:
+            return f"vs {who[b if user_id == a else a]}: {how}"
+        return f"{who[a]} vs {who[b]}: {how}"
+    winner, loser = row.seats[row.winner_seat], row.seats[1 - row.winner_seat]
+    if user_id == winner:
+        return f"won against {who[loser]} ({row.reason})"
+    if user_id == loser:
+        return f"lost to {who[winner]} ({row.reason})"
+    return f"{who[winner]} beat {who[loser]} ({row.reason})"
 
 
-def versus_computer(row: GameRow) -> str:
-    """`` vs the computer (hard)`` for a game against the bot's AI, else nothing."""
-    return f" vs the computer ({row.ai_level})" if row.ai_level else ""
+def rating_text(rating: float, deviation: float) -> str:
+    """``1662 ±290, provisional`` (one marker of uncertainty), or ``1580 ±60``."""
+    mark = ", provisional" if deviation > PROVISIONAL_DEVIATION else ""
+    return f"{round(rating)} ±{round(deviation)}{mark}"
 
 
 def when(ts: float | None) -> str:
@@ -60,8 +69,13 @@ class Info(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="This server's best players of a game")
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, game: GameName) -> None:
+    @app_commands.describe(game="which game's ratings")
+    @app_commands.choices(game=texts.GAME_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         """Rank, name, rating ± deviation, games, wins–losses; provisional ratings marked."""
+        if game not in GAME_TITLES:
+            await interaction.response.send_message("Choose inphexion, hex or blindhex.", ephemeral=True)
+            return
         rows = await self.service.leaderboard(interaction.guild_id or 0, game, limit=20)
         if not rows:
             await interaction.response.send_message(
@@ -71,17 +85,17 @@ class Info(commands.Cog):
         names = await self.service.names(interaction.guild_id or 0, [r.user_id for r in rows])
         lines = []
         for rank, r in enumerate(rows, 1):
-            mark = "?" if r.deviation > PROVISIONAL_DEVIATION else ""
             lines.append(
-                f"`{rank:>2}.` **{texts.clean(names[r.user_id])}** — {round(r.rating)}{mark} ±{round(r.deviation)}"
-                f" · {r.games} game{'s' if r.games != 1 else ''} · {r.wins}–{r.losses}"
+                f"`{rank:>2}.` **{texts.clean(names[r.user_id])}** — {rating_text(r.rating, r.deviation)}"
+                f" · {texts.plural(r.games, 'game')} · {r.wins}–{r.losses}"
             )
         embed = discord.Embed(title=f"{GAME_TITLES[game]} leaderboard", description="\n".join(lines), colour=EMBED_COLOUR)
-        embed.set_footer(text="? = provisional rating (fewer games, still settling) · Glicko-2")
+        embed.set_footer(text="provisional: few games yet, the rating is still settling · Glicko-2")
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="stats", description="Ratings and results of a player (you by default)")
     @app_commands.guild_only()
+    @app_commands.describe(player="whose statistics (default: yours)")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """Per game: rating, games, wins, losses; and recent results."""
         user = player or interaction.user
@@ -95,14 +109,15 @@ class Info(commands.Cog):
             r = ratings.get(game)
             if not games and r is None:
                 continue
-            rating = (f"{round(r.rating)}{'?' if r.deviation > PROVISIONAL_DEVIATION else ''} ±{round(r.deviation)}"
-                      if r else "unrated")
-            embed.add_field(name=title, value=f"Rating {rating}\n{games} games · {wins} won · {losses} lost")
+            rating = rating_text(r.rating, r.deviation) if r else "unrated"
+            embed.add_field(name=title, value=f"Rating {rating}\n{texts.plural(games, 'game')} · {wins} won · "
+                                               f"{losses} lost")
         if recent:
+            names = await self._names_of(guild, recent)
             embed.add_field(
                 name="Recent games",
-                value="\n".join(f"#{g.id} {GAME_TITLES[g.game]}{versus_computer(g)} — {result_text(g, user.id)} "
-                                f"{when(g.finished_at)}" for g in recent),
+                value="\n".join(f"#{g.id} {GAME_TITLES[g.game]} — {result_text(g, names, user.id, self._bot_id())} "
+                                f"{when(g.finished_at)}" for g in recent)[:1024],
                 inline=False,
             )
         if not embed.fields:
@@ -130,20 +145,28 @@ class Info(commands.Cog):
 
     @app_commands.command(name="history", description="Recent finished games (of a player, if given)")
     @app_commands.guild_only()
+    @app_commands.describe(player="only this player's games (default: everyone's)")
     async def history(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """Recent finished games with their ids and results."""
         rows = await self.service.finished_games(interaction.guild_id or 0, player.id if player else None, limit=15)
         if not rows:
             await interaction.response.send_message("No finished games yet.", ephemeral=True)
             return
+        names = await self._names_of(interaction.guild_id or 0, rows)
         lines = [
-            f"#{r.id} {GAME_TITLES[r.game]} {r.size}×{r.size} — <@{r.seat0_id}> vs <@{r.seat1_id}>: "
-            f"{result_text(r, player.id if player else None)} {when(r.finished_at)}"
+            f"#{r.id} {GAME_TITLES[r.game]} {r.size}×{r.size} — {result_text(r, names, bot_id=self._bot_id())} {when(r.finished_at)}"
             for r in rows
         ]
         embed = discord.Embed(title="Recent games", description="\n".join(lines), colour=EMBED_COLOUR)
         embed.set_footer(text="/record game:<id> for the moves · /replay game:<id> for an animation")
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+
+    def _bot_id(self) -> int | None:
+        return self.bot.user.id if self.bot.user else None
+
+    async def _names_of(self, guild_id: int, rows: list[GameRow]) -> dict[int, str]:
+        """Display names of the players of ``rows``."""
+        return await self.service.names(guild_id, {u for r in rows for u in r.seats})
 
     async def _visible_game(self, interaction: discord.Interaction, game_id: int) -> ActiveGame | None:
         g = await self.service.game(game_id)
@@ -152,56 +175,116 @@ class Info(commands.Cog):
             return None
         return g
 
-    @app_commands.command(name="record", description="A game's record as a text file")
+    @app_commands.command(name="record", description="A game's moves as a score sheet, with the files to keep")
     @app_commands.guild_only()
     @app_commands.rename(game_id="game")
     @app_commands.describe(game_id="the game's number (see /history or /games)")
     async def record(self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1, 2**53]) -> None:
-        """Options + one action per line, the ``--record`` format of ``python -m engine``."""
+        """The move list in the chat (pages with buttons) and the record file (and SGF for Hex)."""
+        await self.moves_for(interaction, game_id, private=False)
+
+    async def moves_for(self, interaction: discord.Interaction, game_id: int, *, private: bool) -> None:
+        """The first page of a game's moves with its files (``private``: only for the one who asked)."""
         g = await self._visible_game(interaction, game_id)
         if g is None:
             return
         names = await self.service.names(g.row.guild_id, g.row.seats)
-        headers = {c: names[g.user_of(c)] for c in g.position.colours}
-        headers["game id"] = str(g.row.id)
-        for i, tb in enumerate(await self.service.accepted_takebacks(g.row.id), 1):
-            who = names.get(tb.requester_id, "?")
-            headers[f"takeback {i}"] = f"{who} took back {tb.undone}"
-        headers["result"] = g.position.describe_outcome() if g.position.outcome else "in progress"
-        record = engine.Record(g.position.options, g.position.public_record(), headers)
-        data = record.to_text().encode("utf-8")
-        await interaction.response.send_message(
-            f"Game #{g.row.id} — replay it with `python -m engine {g.row.game} --record game-{g.row.id}.txt`"
-            + (f" --size {g.row.size}" if g.row.game != "blindhex" else f" --first {g.position.options.first}")
-            + "".join(f" --variant {v}" for v in g.position.options.variants),
-            file=discord.File(io.BytesIO(data), filename=f"game-{g.row.id}.txt"),
-            allowed_mentions=NO_MENTIONS,
-        )
+        takebacks = [(names.get(tb.requester_id, "?"), tb.undone)
+                     for tb in await self.service.accepted_takebacks(g.row.id)]
+        record = gamerecord.record_of(g, names, takebacks)
+        embed, view = gamerecord.moves_page(g, names, 0)
+        note = ("The files hold every move: open the .sgf in HexGui, or keep the .txt."
+                if g.row.game == "hex" else "The file holds every move, one a line.")
+        kwargs = {"content": note, "embed": embed, "files": gamerecord.files(g, record, names),
+                  "allowed_mentions": NO_MENTIONS, "ephemeral": private}
+        if view is not None:
+            kwargs["view"] = view
+        await interaction.response.send_message(**kwargs)
 
-    @app_commands.command(name="replay", description="A game as an animated GIF")
+    async def moves_page(self, interaction: discord.Interaction, game_id: int, page: int) -> None:
+        """A ◀ ▶ click on a move list: show that page in place."""
+        g = await self.service.game(game_id)
+        if g is None:
+            await interaction.response.send_message("That game no longer exists.", ephemeral=True)
+            return
+        names = await self.service.names(g.row.guild_id, g.row.seats)
+        embed, view = gamerecord.moves_page(g, names, page)
+        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="replay", description="Watch a game: an animation, then step through it with buttons")
     @app_commands.guild_only()
     @app_commands.rename(game_id="game")
     @app_commands.describe(game_id="the game's number (see /history or /games)")
     async def replay(self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1, 2**53]) -> None:
-        """One frame per turn, the final position held longer."""
+        """The GIF (one frame per turn) with ⏮ ◀ ▶ ⏭ to step through the positions."""
+        await self.replay_for(interaction, game_id, private=False)
+
+    async def replay_for(self, interaction: discord.Interaction, game_id: int, *, private: bool) -> None:
+        """The replay GIF with stepping buttons (``private``: only for the one who asked)."""
         g = await self._visible_game(interaction, game_id)
         if g is None:
             return
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(thinking=True, ephemeral=private)
         names = await self.service.names(g.row.guild_id, g.row.seats)
         record = engine.Record(g.position.options, g.position.public_record())
         file = await images.replay_file(record, texts.colour_names(g, names), f"game-{g.row.id}.gif")
-        await interaction.followup.send(f"Game #{g.row.id} — {texts.title(g)}", file=file, allowed_mentions=NO_MENTIONS)
+        last = len(gamerecord.positions(g)) - 1
+        players = " vs ".join(f"**{texts.clean(names.get(u, '?'))}**" for u in g.row.seats)
+        content = f"{texts.title(g)} — {players}: the whole game; ◀ ▶ step through it turn by turn."
+        view = stepper_view("replay", g.row.id, last, last)
+        kwargs = {"content": content, "file": file, "allowed_mentions": NO_MENTIONS, "ephemeral": private}
+        if view is not None:
+            kwargs["view"] = view
+        await interaction.followup.send(**kwargs)
+
+    async def replay_step(self, interaction: discord.Interaction, game_id: int, at: int) -> None:
+        """A ⏮ ◀ ▶ ⏭ click on a replay: the picture of that position, in place."""
+        g = await self.service.game(game_id)
+        if g is None:
+            await interaction.response.send_message("That game no longer exists.", ephemeral=True)
+            return
+        await interaction.response.defer()
+        names = await self.service.names(g.row.guild_id, g.row.seats)
+        steps = gamerecord.positions(g)
+        at = max(0, min(at, len(steps) - 1))
+        file = await images.board_file(steps[at], texts.colour_names(g, names), filename=f"game-{g.row.id}-{at}.png")
+        where = "the start" if at == 0 else f"turn {at} of {len(steps) - 1}"
+        await interaction.edit_original_response(
+            content=f"{texts.title(g)} — {where}.", attachments=[file],
+            view=stepper_view("replay", g.row.id, at, len(steps) - 1), allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="rules", description="How to play inpHeXion, Hex or Blind Hex")
     @app_commands.describe(game="which game (default inpHeXion)")
-    async def rules_cmd(self, interaction: discord.Interaction, game: GameName = "inphexion") -> None:
-        """A short, friendly explanation with an example picture."""
-        await interaction.response.defer(thinking=True)
-        text, file = await rules.explain(game)
-        embed = discord.Embed(title=f"How to play {GAME_TITLES[game]}", description=text, colour=EMBED_COLOUR)
+    @app_commands.choices(game=texts.GAME_CHOICES)
+    async def rules_cmd(self, interaction: discord.Interaction, game: str = "inphexion") -> None:
+        """A private step-by-step tutorial: pages with a picture of each step, ◀ ▶ to turn them."""
+        if game not in GAME_TITLES:
+            await interaction.response.send_message("Choose inphexion, hex or blindhex.", ephemeral=True)
+            return
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        embed, file, view = await self._rules_page(game, 0)
+        await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)
+
+    async def rules_page(self, interaction: discord.Interaction, game: str, index: int) -> None:
+        """A ◀ ▶ click in the tutorial: that page, in place."""
+        if game not in GAME_TITLES:
+            await interaction.response.send_message("Choose inphexion, hex or blindhex.", ephemeral=True)
+            return
+        await interaction.response.defer()
+        embed, file, view = await self._rules_page(game, index)
+        await interaction.edit_original_response(embed=embed, attachments=[file], view=view)
+
+    async def _rules_page(self, game: str, index: int) -> tuple[discord.Embed, discord.File, discord.ui.View]:
+        pages = rules.pages(game)
+        index = max(0, min(index, len(pages) - 1))
+        file = await rules.page_picture(game, index)
+        embed = discord.Embed(title=f"How to play {GAME_TITLES[game]} — {index + 1}/{len(pages)}: "
+                                    f"{pages[index].title}", description=rules.page_text(game, index),
+                              colour=EMBED_COLOUR)
         embed.set_image(url=f"attachment://{file.filename}")
-        await interaction.followup.send(embed=embed, file=file)
+        view = stepper_view("rules", game, index, len(pages) - 1)
+        assert view is not None  # every game has several pages
+        return embed, file, view
 
 
 async def setup(bot: "HexBot") -> None:

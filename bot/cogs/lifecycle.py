@@ -14,7 +14,7 @@ from discord.ext import commands
 from .. import texts
 from ..choices import ClockName
 from ..present import MENTION_USERS, NO_MENTIONS, game_message, post_board, reply_with_result, result_message
-from ..service import CLOCKS, ClosedRequest, PlayResult, UserError, format_duration
+from ..service import CLOCKS, ClosedRequest, PlayResult, UserError
 from ..store import TimerRow
 from ..views import ClaimButton, TakebackButton, claim_view, register_buttons, takeback_view, unregister_buttons
 
@@ -36,6 +36,10 @@ class Lifecycle(commands.Cog):
     @property
     def service(self):
         return self.bot.service
+
+    def _bot_id(self) -> int | None:
+        """This bot's user id (never pinged)."""
+        return self.bot.user.id if self.bot.user else None
 
     async def _post_result(self, interaction: discord.Interaction, result: PlayResult) -> None:
         await reply_with_result(interaction, result, partial(self.service.names, result.game.row.guild_id, result.game.row.seats),
@@ -75,8 +79,8 @@ class Lifecycle(commands.Cog):
         await interaction.edit_original_response(
             content=f"⌛ Time ran out in game #{game_id}: **{texts.clean(names[interaction.user.id])}** claimed the win.",
             view=None, allowed_mentions=NO_MENTIONS)
-        message = await result_message(self.service, result, self.bot.clock.now())
-        await interaction.followup.send(**message.kwargs())
+        message = await result_message(result, names, self.bot.clock.now(), self._bot_id())
+        await post_board(self.bot, interaction.followup.send, message)
 
     # -- takeback ------------------------------------------------------------------------
     @app_commands.command(name="takeback", description="Ask to undo your last turn (before your opponent moves)")
@@ -91,7 +95,8 @@ class Lifecycle(commands.Cog):
         if tb.status == "accepted":  # against the computer: granted at once
             await interaction.response.defer()
             names = await self.service.names(g.row.guild_id, g.row.seats)
-            message = await game_message(g, names, f"Takeback: `{tb.undone}` was undone.", now=self.bot.clock.now())
+            message = await game_message(g, names, f"Takeback: `{tb.undone}` was undone.", now=self.bot.clock.now(),
+                                         actor=interaction.user.id, bot_id=self._bot_id())
             await post_board(self.bot, interaction.followup.send, message)
             return
         opponent = next(u for u in g.row.seats if u != interaction.user.id)
@@ -114,7 +119,9 @@ class Lifecycle(commands.Cog):
             return
         await interaction.response.edit_message(content=f"Takeback accepted: undid `{tb.undone}`.", view=None)
         names = await self.service.names(g.row.guild_id, g.row.seats)
-        message = await game_message(g, names, f"Takeback: `{tb.undone}` was undone.", now=self.bot.clock.now())
+        message = await game_message(g, names, f"Takeback: `{tb.undone}` was undone.", now=self.bot.clock.now(),
+                                     happened=f"Takeback accepted: `{tb.undone}` was undone",
+                                     actor=interaction.user.id, bot_id=self._bot_id())
         await post_board(self.bot, interaction.followup.send, message)
 
     # -- abort ---------------------------------------------------------------------------
@@ -180,11 +187,11 @@ class Lifecycle(commands.Cog):
         g = await self.service.due_game(timer.ref_id, timer.payload)
         if g is None or (g.row.deadline or 0) <= self.bot.clock.now():
             return  # after a long downtime the deadline itself is the news
-        left = format_duration((g.row.deadline or 0) - self.bot.clock.now())
+        due = texts.relative_time(g.row.deadline or 0)
         for user_id in g.users_to_move():
             if self.bot.user is not None and user_id == self.bot.user.id:
                 continue  # the computer needs no reminder
-            text = f"⏰ <@{user_id}>, your move in game #{g.row.id} — {left} left."
+            text = f"⏰ <@{user_id}>, your move in game #{g.row.id} — time runs out {due}."
             if await self.service.wants_dm(user_id):
                 try:
                     user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
@@ -212,7 +219,7 @@ class Lifecycle(commands.Cog):
             except UserError:
                 return  # a move got in just before the deadline
             names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
-            message = await result_message(result, names, self.bot.clock.now())
+            message = await result_message(result, names, self.bot.clock.now(), self._bot_id())
             await post_board(self.bot, channel.send, message)
             return
         await channel.send(
@@ -227,7 +234,8 @@ class Lifecycle(commands.Cog):
         if result is None:
             return
         names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
-        message = await game_message(result.game, names, texts.turn_caption(result, names), now=self.bot.clock.now())
+        message = await game_message(result.game, names, texts.turn_caption(result, names), now=self.bot.clock.now(),
+                                     happened="No move for 30 days: the game is closed", bot_id=self._bot_id())
         channel = await self._channel(result.game.row.channel_id)
         await post_board(self.bot, channel.send, message)
 

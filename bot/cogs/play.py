@@ -179,8 +179,7 @@ class Play(commands.Cog):
         game = await self.service.game_in(interaction.channel_id or 0)
         if game is None:
             await interaction.response.send_message(
-                "There is no game in progress in this channel. Start one with `/challenge`.", ephemeral=True
-            )
+                await self.service.no_game_here(interaction.channel_id or 0, interaction.user.id), ephemeral=True)
             return
         await interaction.response.defer(thinking=True)
         await self.post_position(interaction, game)
@@ -189,8 +188,9 @@ class Play(commands.Cog):
         """Post a game's current position publicly as the (deferred) answer to ``interaction``."""
         names = await self.service.names(game.row.guild_id, game.row.seats)
         moves = len(game.position.public_record())
-        message = await game_message(game, names, f"Position after {moves} action{'s' if moves != 1 else ''}.",
-                                     now=self.bot.clock.now())
+        # Showing the board again is no news: nobody is pinged (a spectator may have asked).
+        message = await game_message(game, names, f"Position after {texts.plural(moves, 'action')}.",
+                                     now=self.bot.clock.now(), ping=False)
         await post_board(self.bot, interaction.followup.send, message)
 
     @app_commands.command(name="resign", description="Resign this channel's game (your opponent wins)")

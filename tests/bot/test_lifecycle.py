@@ -26,10 +26,10 @@ def after(h, message_id: int):
     return lambda m: m.id > message_id and not m.ephemeral and m.channel is h.channel
 
 
-async def test_the_caption_shows_the_time_left_on_the_default_3_day_clock(harness):
+async def test_the_caption_shows_the_time_left_as_a_discord_timestamp_on_the_default_3_day_clock(harness, clock):
     async with harness.running():
         board = await new_game(harness)
-    assert "3d left to move" in board.embeds[0]["description"]
+    assert f"Move due <t:{int(clock.now() + 3 * DAY)}:R> (3d per move)" in board.embeds[0]["description"]
 
 
 async def test_the_player_is_reminded_when_a_quarter_of_their_time_is_left(harness, clock):
@@ -39,7 +39,7 @@ async def test_the_player_is_reminded_when_a_quarter_of_their_time_is_left(harne
         clock.advance(0.75 * DAY + 1)
         reminder = await harness.fake.wait_for(lambda m: m.id > board.id and "your move" in m.content)
     assert mentions(reminder.content) == [w.alice.id]
-    assert "left" in reminder.content
+    assert f"<t:{int(clock.now() + 0.25 * DAY - 1)}:R>" in reminder.content
 
 
 async def test_a_player_who_asked_for_dms_is_reminded_by_direct_message(harness, clock):
@@ -98,9 +98,10 @@ async def test_claiming_before_time_is_up_says_how_much_is_left(harness, clock):
     async with harness.running():
         await new_game(harness, clock="1h")
         await harness.move(w.alice, "c3")
+        deadline = clock.now() + 3600
         clock.advance(600)
         r = await harness.slash(w.alice, "claim")
-    assert r.ephemeral and "50m" in r.content
+    assert r.ephemeral and f"<t:{int(deadline)}:R>" in r.content
 
 
 async def test_the_late_player_may_still_move_until_the_claim(harness, clock):
