@@ -102,16 +102,17 @@ class Challenges(commands.Cog):
             await interaction.response.send_message(
                 "`level` is for games against me (the bot); leave it out when challenging a person.", ephemeral=True)
             return
+        await self._post_challenge(interaction, req, names)
+
+    async def _post_challenge(self, interaction: discord.Interaction, req: ChallengeRequest, names: dict[int, str],
+                              what: str = "") -> None:
+        """Record a challenge and post it with Accept / Decline / Withdraw, pinging only the challenged."""
         try:
             ch = await self.service.create_challenge(req, names)
         except UserError as exc:
             await interaction.response.send_message(str(exc), ephemeral=True)
             return
-        await self._post_challenge(interaction, ch, opponent.id)
-
-    async def _post_challenge(self, interaction: discord.Interaction, ch: ChallengeRow, opponent_id: int,
-                              what: str = "") -> None:
-        """The public challenge message with Accept / Decline / Withdraw, pinging only the challenged."""
+        opponent_id = req.opponent_id
         content = (
             f"<@{opponent_id}>, **{texts.clean(interaction.user.display_name)}** challenges you to "
             f"{what}{describe_challenge(ch)}.\nAccept or decline by <t:{int(ch.expires_at)}:t> (`/accept`, `/decline`)."
@@ -156,12 +157,7 @@ class Challenges(commands.Cog):
             await self._play_the_computer(interaction, replace(req, opponent_is_me=True, level=row.ai_level or "medium"),
                                           names)
             return
-        try:
-            ch = await self.service.create_challenge(req, names)
-        except UserError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
-            return
-        await self._post_challenge(interaction, ch, other, f"a rematch of game #{game_id}: ")
+        await self._post_challenge(interaction, req, names, f"a rematch of game #{game_id}: ")
 
     async def _play_the_computer(self, interaction: discord.Interaction, req: ChallengeRequest,
                                  names: dict[int, str]) -> None:
