@@ -152,7 +152,7 @@ class Lifecycle(commands.Cog):
     @app_commands.describe(
         clock="default time per move for new challenges",
         challenge_minutes="how long a challenge stays open (minutes)",
-        threads="play every game in its own thread",
+        threads="give every game its own thread where I can make one (default yes)",
     )
     async def settings(
         self,

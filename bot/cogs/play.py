@@ -155,8 +155,10 @@ class Play(commands.Cog):
         if not interaction.response.is_done():
             await interaction.response.send_message(secret_line(result), ephemeral=True)
         names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
-        waiting = result.game.position.to_move
-        other = " and ".join(f"<@{result.game.user_of(c)}>" for c in waiting)
+        waiting = [result.game.user_of(c) for c in result.game.position.to_move]
+        me = self.bot.user.id if self.bot.user else None
+        # the computer is never pinged: it is named instead
+        other = " and ".join("the computer" if u == me else f"<@{u}>" for u in waiting)
         await interaction.followup.send(
             f"{texts.player(result.game, result.colour, names)} has chosen. Waiting for {other}.",
             allowed_mentions=MENTION_USERS,

@@ -268,3 +268,38 @@ async def test_the_blind_hex_reveal_names_the_players_and_the_writing_order(harn
     assert "Both chose 1: nobody writes for it." in text
     assert "Writing order: **alice** 2 letters for 2, then **bob** 2 letters for 3." in text
     assert "in one move" in text
+
+
+async def test_a_game_gets_its_own_thread_by_default_and_the_challenge_links_to_it(harness):
+    w = harness.world
+    async with harness.running():
+        challenge = await harness.slash(w.alice, "challenge", opponent=w.bob, game="hex", size=5, seat="first")
+        accept = next(c for c in challenge.custom_ids if c.endswith(":accept"))
+        await harness.fake.click(w.bob, challenge, accept)
+        thread = harness.fake.threads(harness.channel)[0]
+        board = await harness.fake.wait_for(lambda m: m.channel is thread and bool(m.files))
+    assert "in a new thread" in challenge.content
+    assert f"in <#{thread.id}>" in challenge.message.content  # the closed challenge links to the game
+    assert mentions(board.content) == [w.alice.id]
+
+
+async def test_without_permission_to_make_threads_the_game_is_played_in_the_channel(harness):
+    import discord
+
+    w = harness.world
+    guild = harness.world.guild
+    bot_member = guild.member(harness.fake.bot_user)
+    for role in [guild.everyone, *bot_member.roles]:
+        role.permissions = discord.Permissions(role.permissions.value & ~discord.Permissions.create_public_threads.flag)
+    assert not bot_member.permissions.create_public_threads
+    async with harness.running():
+        challenge = await harness.slash(w.alice, "challenge", opponent=w.bob, game="hex", size=5)
+    assert not challenge.ephemeral and "in a new thread" not in challenge.content
+
+
+async def test_games_links_to_each_game(harness):
+    w = harness.world
+    async with harness.running():
+        board = await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first", thread=True)
+        r = await harness.slash(w.carol, "games")
+    assert f"<#{board.channel.id}>" in r.embed["description"]

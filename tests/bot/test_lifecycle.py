@@ -274,13 +274,13 @@ async def test_settings_refuse_a_member_without_manage_server_even_if_the_server
     assert r.ephemeral and "Manage Server" in r.content
 
 
-async def test_server_settings_set_the_default_clock_and_threads(harness):
+async def test_server_settings_set_the_default_clock_and_turn_threads_off(harness):
     w = harness.world
     async with harness.running():
-        r = await harness.slash(w.admin, "settings", clock="1h", threads=True, challenge_minutes=5)
-        challenge = await harness.challenge(w.alice, w.bob, "hex", size=5)
+        r = await harness.slash(w.admin, "settings", clock="1h", threads=False, challenge_minutes=5)
+        challenge = await harness.slash(w.alice, "challenge", opponent=w.bob, game="hex", size=5)
     assert r.ephemeral and "1h" in r.content
-    assert "1h per move" in challenge.content and "in a new thread" in challenge.content
+    assert "1h per move" in challenge.content and "in a new thread" not in challenge.content
 
 
 async def test_a_game_without_a_clock_is_closed_as_abandoned_after_30_days(harness, clock):

@@ -268,4 +268,4 @@ async def test_a_dev_guild_gets_the_commands_synced_to_it(harness):
         r = await harness.slash(harness.world.alice, "rules", game="hex")
     assert harness.fake.sync_count(guild) == 1 and harness.fake.sync_count(None) == 0
     assert "move" in harness.fake.synced_commands(guild)
-    assert not r.ephemeral
+    assert r.ephemeral and png_of(r)  # the tutorial answers privately
