@@ -175,12 +175,11 @@ def claim_view(game_id: int) -> discord.ui.View:
 
 class GameOverButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"hexcord:over:(?P<game>\d+):(?P<act>rematch|replay|moves)",
+    template=r"hexcord:over:(?P<game>\d+):(?P<act>replay|moves)",
 ):
-    """Rematch / Replay / Moves under the game-over message."""
+    """Replay / Moves under the game-over message (the info cog answers them)."""
 
     STYLES = {
-        "rematch": ("Rematch", discord.ButtonStyle.success),
         "replay": ("Replay", discord.ButtonStyle.secondary),
         "moves": ("Moves", discord.ButtonStyle.secondary),
     }
@@ -199,22 +198,36 @@ class GameOverButton(
         return cls(int(match["game"]), match["act"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Rematch goes to the challenges cog; Replay and Moves to the info cog."""
-        if self.act == "rematch":
-            cog = interaction.client.get_cog("Challenges")
-            work = cog.rematch(interaction, self.game_id)  # type: ignore[union-attr]
-        else:
-            cog = interaction.client.get_cog("Info")
-            work = (cog.replay_for(interaction, self.game_id, private=True) if self.act == "replay"  # type: ignore[union-attr]
-                    else cog.moves_for(interaction, self.game_id, private=True))  # type: ignore[union-attr]
-        await guarded(interaction, self.custom_id, work)
+        """Hand the click to the cog that registered the button (info)."""
+        await dispatch(interaction, self)
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hexcord:over:(?P<game>\d+):rematch"):
+    """Rematch under the game-over message (the challenges cog answers it)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success,
+                                           custom_id=f"hexcord:over:{game_id}:rematch"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> "RematchButton":
+        """Rebuild the button from a click (also after a restart)."""
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click to the cog that registered the button (challenges)."""
+        await dispatch(interaction, self)
 
 
 def game_over_view(game_id: int) -> discord.ui.View:
     """The buttons under a finished game: Rematch, Replay, Moves."""
     view = discord.ui.View(timeout=None)
-    for act in ("rematch", "replay", "moves"):
-        view.add_item(GameOverButton(game_id, act))
+    view.add_item(RematchButton(game_id))
+    view.add_item(GameOverButton(game_id, "replay"))
+    view.add_item(GameOverButton(game_id, "moves"))
     return view
 
 
@@ -240,17 +253,8 @@ class PageButton(
         return cls(match["kind"], match["key"], int(match["to"]), match["act"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Show page (or position) ``to`` in place."""
-        cog: Any = interaction.client.get_cog("Info")
-        if self.kind == "rules":
-            work = cog.rules_page(interaction, self.key, self.to)
-        elif not self.key.isdigit():
-            work = reply_privately(interaction, "That button belongs to nothing I know.")
-        elif self.kind == "moves":
-            work = cog.moves_page(interaction, int(self.key), self.to)
-        else:
-            work = cog.replay_step(interaction, int(self.key), self.to)
-        await guarded(interaction, self.custom_id, work)
+        """Hand the click to the cog that registered the button (info): page (or position) ``to``."""
+        await dispatch(interaction, self)
 
 
 def stepper_view(kind: str, key: int | str, at: int, last: int) -> discord.ui.View | None:

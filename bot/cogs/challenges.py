@@ -19,7 +19,7 @@ from ..choices import ClockName, GameName, Level, Seat
 from ..present import NO_MENTIONS, GameMessage, game_message, post_board
 from ..service import GAME_TITLES, ActiveGame, ChallengeRequest, ChallengeRow, StartedGame, UserError
 from ..store import TimerRow
-from ..views import ChallengeButton, challenge_view, register_buttons, unregister_buttons
+from ..views import ChallengeButton, RematchButton, challenge_view, register_buttons, unregister_buttons
 
 if TYPE_CHECKING:
     from ..app import HexBot
@@ -219,11 +219,12 @@ class Challenges(commands.Cog):
 
     async def cog_load(self) -> None:
         """Answer Accept / Decline / Withdraw clicks (also on challenges posted before a restart)."""
-        register_buttons(self.bot, {ChallengeButton: lambda i, b: self.button(i, b.challenge_id, b.act)})
+        register_buttons(self.bot, {ChallengeButton: lambda i, b: self.button(i, b.challenge_id, b.act),
+                                    RematchButton: lambda i, b: self.rematch(i, b.game_id)})
 
     async def cog_unload(self) -> None:
-        """Stop answering challenge buttons."""
-        unregister_buttons(self.bot, ChallengeButton)
+        """Stop answering challenge and rematch buttons."""
+        unregister_buttons(self.bot, ChallengeButton, RematchButton)
 
     async def button(self, interaction: discord.Interaction, challenge_id: int, act: str) -> None:
         """A click on Accept, Decline or Withdraw."""

@@ -17,7 +17,7 @@ from ..present import EMBED_COLOUR, NO_MENTIONS
 from ..ratings import PROVISIONAL_DEVIATION
 from ..service import GAME_TITLES, ActiveGame
 from ..store import GameRow
-from ..views import stepper_view
+from ..views import GameOverButton, PageButton, register_buttons, stepper_view, unregister_buttons
 
 if TYPE_CHECKING:
     from ..app import HexBot
@@ -62,6 +62,29 @@ class Info(commands.Cog):
 
     def __init__(self, bot: "HexBot") -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        """Answer Replay / Moves under finished games and the stepping buttons (also after a restart)."""
+        register_buttons(self.bot, {
+            GameOverButton: lambda i, b: (self.replay_for(i, b.game_id, private=True) if b.act == "replay"
+                                          else self.moves_for(i, b.game_id, private=True)),
+            PageButton: self._step,
+        })
+
+    async def cog_unload(self) -> None:
+        """Stop answering those buttons."""
+        unregister_buttons(self.bot, GameOverButton, PageButton)
+
+    async def _step(self, interaction: discord.Interaction, button: PageButton) -> None:
+        """A ⏮ ◀ ▶ ⏭ click: page (or position) ``button.to`` of what the button belongs to."""
+        if button.kind == "rules":
+            await self.rules_page(interaction, button.key, button.to)
+        elif not button.key.isdigit():
+            await interaction.response.send_message("That button belongs to nothing I know.", ephemeral=True)
+        elif button.kind == "moves":
+            await self.moves_page(interaction, int(button.key), button.to)
+        else:
+            await self.replay_step(interaction, int(button.key), button.to)
 
     @property
     def service(self):

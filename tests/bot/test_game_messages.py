@@ -140,7 +140,7 @@ async def test_the_game_over_message_leads_with_the_result_then_signed_rating_ch
     async with harness.running():
         over = await finish_with_resignation(harness)
     lines = over.embed["description"].splitlines()
-    assert lines[0].startswith("🏆 **alice**") and "resignation" in lines[0]
+    assert lines[0].startswith("🏆 **alice**") and "resigned" in lines[0]
     assert any(line.startswith("alice 1500 → ") and ", +" in line for line in lines)
     assert any(line.startswith("bob 1500 → ") and ", −" in line for line in lines)
     assert lines[-1] == "2 turns · game #1"
