@@ -303,3 +303,14 @@ async def test_games_links_to_each_game(harness):
         board = await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first", thread=True)
         r = await harness.slash(w.carol, "games")
     assert f"<#{board.channel.id}>" in r.embed["description"]
+
+
+# -- words ----------------------------------------------------------------------------------
+async def test_every_command_option_has_a_real_description_and_games_are_offered_by_title(harness):
+    async with harness.running():
+        commands = harness.fake.synced_commands()
+    for name, command in commands.items():
+        for option in command.payload.get("options", []):
+            assert option.get("description") not in (None, "", "…"), (name, option["name"])
+    games = next(o for o in commands["challenge"].payload["options"] if o["name"] == "game")
+    assert [c["name"] for c in games["choices"]] == ["inpHeXion", "Hex", "Blind Hex"]
