@@ -4,6 +4,7 @@ its files (the record, and SGF for Hex), and its positions one by one for a repl
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 
 import discord
 
@@ -12,14 +13,12 @@ from engine.sgf import to_sgf
 from render.replay import turns as replay_turns
 
 from . import movelist, texts
-from .service import ActiveGame
 from .present import EMBED_COLOUR
+from .service import ActiveGame
 from .views import stepper_view
 
 
-
-
-def record_of(g: ActiveGame, names: dict[int, str], takebacks: list[tuple[str, str]] = ()) -> engine.Record:
+def record_of(g: ActiveGame, names: dict[int, str], takebacks: Sequence[tuple[str, str]] = ()) -> engine.Record:
     """The game's public record with headers a player can read (names, result, takebacks)."""
     headers = {c: names.get(g.user_of(c), "?") for c in g.position.colours}
     headers["game id"] = str(g.row.id)

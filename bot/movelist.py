@@ -14,7 +14,6 @@ score sheet, cut into pages that fit a message.
 from __future__ import annotations
 
 from engine import GameOptions
-
 from render.replay import turn_complete
 
 #: score-sheet lines on one page of the move list (keeps a page well inside an embed)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import discord
 

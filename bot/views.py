@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Awaitable
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -28,13 +28,13 @@ log = logging.getLogger(__name__)
 ButtonHandler = Callable[[discord.Interaction, Any], Awaitable[None]]
 
 
-def register_buttons(bot: "HexBot", handlers: dict[type[discord.ui.DynamicItem[Any]], ButtonHandler]) -> None:
+def register_buttons(bot: HexBot, handlers: dict[type[discord.ui.DynamicItem[Any]], ButtonHandler]) -> None:
     """Make these button classes work (also on messages posted before a restart) and send their clicks to a cog."""
     bot.add_dynamic_items(*handlers)
     bot.button_handlers.update(handlers)
 
 
-def unregister_buttons(bot: "HexBot", *items: type[discord.ui.DynamicItem[Any]]) -> None:
+def unregister_buttons(bot: HexBot, *items: type[discord.ui.DynamicItem[Any]]) -> None:
     """Stop sending these buttons' clicks to a cog (when it unloads).
 
     The button classes stay known to discord.py, so a click is still answered: with
@@ -96,7 +96,7 @@ class ChallengeButton(
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> "ChallengeButton":
+    ) -> ChallengeButton:
         """Rebuild the button from a click on any (even pre-restart) challenge message."""
         return cls(int(match["id"]), match["act"])
 
@@ -129,7 +129,7 @@ class TakebackButton(
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> "TakebackButton":
+    ) -> TakebackButton:
         """Rebuild the button from a click (also after a restart)."""
         return cls(int(match["id"]), match["act"])
 
@@ -149,7 +149,7 @@ class ClaimButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hexcord:
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> "ClaimButton":
+    ) -> ClaimButton:
         """Rebuild the button from a click (also after a restart)."""
         return cls(int(match["game"]))
 
@@ -192,8 +192,8 @@ class GameOverButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> "GameOverButton":
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GameOverButton:
         """Rebuild the button from a click (also after a restart)."""
         return cls(int(match["game"]), match["act"])
 
@@ -212,8 +212,8 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hexcor
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> "RematchButton":
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RematchButton:
         """Rebuild the button from a click (also after a restart)."""
         return cls(int(match["game"]))
 
@@ -247,8 +247,8 @@ class PageButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> "PageButton":
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PageButton:
         """Rebuild the button from a click (also after a restart)."""
         return cls(match["kind"], match["key"], int(match["to"]), match["act"])
 

@@ -20,7 +20,6 @@ player is Black throughout.
 
 from __future__ import annotations
 
-from .games import make_options
 from .outcome import Outcome, Reason
 from .position import GameOptions
 

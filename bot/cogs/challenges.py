@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .. import texts
-from ..choices import ClockName, GameName, Level, Seat
+from ..choices import ClockName, Level, Seat
 from ..present import NO_MENTIONS, GameMessage, game_message, post_board
 from ..service import GAME_TITLES, ActiveGame, ChallengeRequest, ChallengeRow, StartedGame, UserError
 from ..store import TimerRow
@@ -41,7 +41,7 @@ def describe_challenge(ch: ChallengeRow) -> str:
 class Challenges(commands.Cog):
     """Challenges: posting, accepting, declining, withdrawing, expiring."""
 
-    def __init__(self, bot: "HexBot") -> None:
+    def __init__(self, bot: HexBot) -> None:
         self.bot = bot
         bot.timers.on("challenge-expiry", self.on_expiry)
 
@@ -308,6 +308,6 @@ class Challenges(commands.Cog):
             await self._close_message(ch, f"~~{describe_challenge(ch)}~~ — expired (nobody accepted in time).")
 
 
-async def setup(bot: "HexBot") -> None:
+async def setup(bot: HexBot) -> None:
     """Load the cog."""
     await bot.add_cog(Challenges(bot))

@@ -31,7 +31,7 @@ def result_text(row: GameRow, names: dict[int, str], user_id: int | None = None,
     the bot in a game against it is ``the computer (medium)``."""
     who = {u: texts.clean(names.get(u, "?")) for u in row.seats}
     if row.ai_level and bot_id in who:
-        who[bot_id] = f"the computer ({row.ai_level})"  # type: ignore[index]
+        who[bot_id] = f"the computer ({row.ai_level})"
     a, b = row.seats
     if row.winner_seat is None:
         how = "aborted" if row.status == "aborted" else (row.reason or "no result")
@@ -60,7 +60,7 @@ def when(ts: float | None) -> str:
 class Info(commands.Cog):
     """Leaderboards, statistics, game lists, records, replays and rules."""
 
-    def __init__(self, bot: "HexBot") -> None:
+    def __init__(self, bot: HexBot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -218,11 +218,9 @@ class Info(commands.Cog):
         embed, view = gamerecord.moves_page(g, names, 0)
         note = ("The files hold every move: open the .sgf in HexGui, or keep the .txt."
                 if g.row.game == "hex" else "The file holds every move, one a line.")
-        kwargs = {"content": note, "embed": embed, "files": gamerecord.files(g, record, names),
-                  "allowed_mentions": NO_MENTIONS, "ephemeral": private}
-        if view is not None:
-            kwargs["view"] = view
-        await interaction.response.send_message(**kwargs)
+        await interaction.response.send_message(
+            note, embed=embed, files=gamerecord.files(g, record, names), allowed_mentions=NO_MENTIONS,
+            ephemeral=private, view=view or discord.utils.MISSING)
 
     async def moves_page(self, interaction: discord.Interaction, game_id: int, page: int) -> None:
         """A ◀ ▶ click on a move list: show that page in place."""
@@ -255,10 +253,8 @@ class Info(commands.Cog):
         players = " vs ".join(f"**{texts.clean(names.get(u, '?'))}**" for u in g.row.seats)
         content = f"{texts.title(g)} — {players}: the whole game; ◀ ▶ step through it turn by turn."
         view = stepper_view("replay", g.row.id, last, last)
-        kwargs = {"content": content, "file": file, "allowed_mentions": NO_MENTIONS, "ephemeral": private}
-        if view is not None:
-            kwargs["view"] = view
-        await interaction.followup.send(**kwargs)
+        await interaction.followup.send(content, file=file, allowed_mentions=NO_MENTIONS, ephemeral=private,
+                                        view=view or discord.utils.MISSING)
 
     async def replay_step(self, interaction: discord.Interaction, game_id: int, at: int) -> None:
         """A ⏮ ◀ ▶ ⏭ click on a replay: the picture of that position, in place."""
@@ -310,6 +306,6 @@ class Info(commands.Cog):
         return embed, file, view
 
 
-async def setup(bot: "HexBot") -> None:
+async def setup(bot: HexBot) -> None:
     """Load the cog."""
     await bot.add_cog(Info(bot))

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 class Lifecycle(commands.Cog):
     """Clocks, claims, takebacks, aborts, notifications and server settings."""
 
-    def __init__(self, bot: "HexBot") -> None:
+    def __init__(self, bot: HexBot) -> None:
         self.bot = bot
         bot.timers.on("reminder", self.on_reminder)
         bot.timers.on("deadline", self.on_deadline)
@@ -240,7 +240,7 @@ class Lifecycle(commands.Cog):
         await post_board(self.bot, channel.send, message)
 
 
-async def setup(bot: "HexBot") -> None:
+async def setup(bot: HexBot) -> None:
     """Load the cog."""
     await bot.add_cog(Lifecycle(bot))
 

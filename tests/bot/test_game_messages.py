@@ -80,9 +80,8 @@ async def test_a_move_pings_only_the_opponent_and_says_what_happened(harness):
 
 
 async def test_a_turn_that_continues_with_a_relocation_pings_nobody(harness):
-    from tests.bot.test_play import play_all, relocation_script
-
     import engine
+    from tests.bot.test_play import play_all, relocation_script
     w = harness.world
     prefix, surround, _ = relocation_script(1)
     async with harness.running():
