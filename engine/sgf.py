@@ -13,6 +13,7 @@ stays) is the same game seen in a mirror: so the swap is written as HexGui write
 mirrored (column ↔ row). Each person then keeps one colour in the file: the first
 player is Black throughout.
 
+>>> from engine import make_options
 >>> opts = make_options("hex", 5, ["swap"])
 >>> to_sgf(opts, ["c2", "swap", "a1"], {"black": "alice", "white": "bob"})
 '(;FF[4]GM[11]SZ[5]AP[hexcord]PB[alice]PW[bob];B[c2];W[swap-pieces];B[a1])\\n'
