@@ -1,8 +1,20 @@
-"""The ``/rules`` texts, each with an example picture of a game under way."""
+"""The ``/rules`` tutorial: a few pages per game, each a short step with a picture of
+exactly that step (positions built from real actions, so the picture cannot drift
+from the text).
+
+>>> [p.title for p in pages("hex")]
+['Coordinates', 'The first stone', 'The swap', 'A win']
+>>> page_position("hex", 1).board_rows()[2]
+'..B..'
+"""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import discord
 
@@ -10,57 +22,138 @@ import engine
 
 from . import images
 
-RULES = {
-    "inphexion": (
-        "**inpHeXion** (Masahiro Nakajima, 2014) grows like a fungus. White connects top–bottom, "
-        "Black left–right.\n"
-        "• White's first turn: place a disc anywhere (`/move d4`).\n"
-        "• Every other turn: move one **enemy** disc to an empty neighbouring cell, then put your own "
-        "disc where it was (`/move c4 d4`). That is the only way to add discs.\n"
-        "• If that leaves a lone enemy disc with your discs (or the edge) on every side, you **relocate** it "
-        "to any empty cell (`/move b2>e7`; or the whole turn at once: `/move c4 d4 b2>e7`). Groups of two or "
-        "more are never surrounded.\n"
-        "• Connect your two sides to win — but if your move completes your *opponent's* chain, they win. "
-        "No legal move, or no room to relocate, and you lose.\n"
-        "Variants: `pie`, `neutral`, `free_reply`."
-    ),
-    "hex": (
-        "**Hex** (Piet Hein 1942, John Nash 1948). Black connects top–bottom, White left–right.\n"
-        "• Take turns placing one stone on any empty cell (`/move e5`). Stones never move.\n"
-        "• The first to connect their two sides wins; a full board always has exactly one winner.\n"
-        "• With `swap` (on by default) White may answer the first stone with `/move swap` and take it over: "
-        "the players exchange colours."
-    ),
-    "blindhex": (
-        "**Blind Hex** (Don Kirkby, 2012) is Hex with hidden, simultaneous choices. x connects left–right, "
-        "o top–bottom, on a board whose cells are marked 1–5.\n"
-        "• Each holds cards 1–5; the loser of the cut sets two aside (`/move aside 4+5`).\n"
-        "• Each round both choose two cards **in secret** (`/move 1+4`: only you see it). Then they are revealed.\n"
-        "• For each card played you write a letter in an empty cell that matches its number (a cell marked "
-        "with it, or next to one) — lowest number first. A number both chose is skipped and each writes two "
-        "with their other card; the same pair means nobody writes.\n"
-        "• The player with four cards on the table takes them all back; the other sets theirs aside.\n"
-        "• Connect your sides to win."
-    ),
-}
 
-_EXAMPLE_LENGTH = {"inphexion": 14, "hex": 16, "blindhex": 12}
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One step of a tutorial: its words and how to reach the position its picture shows."""
+
+    title: str
+    text: str
+    position: Callable[[], engine.Position]
 
 
-def example_position(game: str, seed: int = 7) -> engine.Position:
-    """A game under way, reached by seeded random legal actions."""
-    pos = engine.new_game(game, engine.GAMES[game].example_size)
-    rng = random.Random(seed)
-    for _ in range(_EXAMPLE_LENGTH[game]):
-        if pos.outcome is not None:
-            break
-        player = pos.to_move[0]
-        pos.play(rng.choice(pos.legal_actions(player)), player)
+def _play(game: str, size: int | None, actions: list[str], variants: tuple[str, ...] = (),
+          first: str | None = None) -> engine.Position:
+    pos = engine.new_game(game, size, variants, first)
+    for action in actions:
+        pos.play(action)
     return pos
 
 
-async def explain(game: str) -> tuple[str, discord.File]:
-    """The rules text and an example board picture for ``game``."""
-    pos = example_position(game)
-    file = await images.board_file(pos, {c: c.capitalize() for c in pos.colours}, filename=f"{game}-example.png")
-    return RULES[game], file
+def _first_random(game: str, size: int | None, found: Callable[[engine.Position], bool],
+                  first: str | None = None) -> engine.Position:
+    """The first position of seeded random games (seeds 0, 1, …) where ``found`` holds."""
+    for seed in range(500):
+        pos = engine.new_game(game, size, (), first)
+        rng = random.Random(seed)
+        while pos.outcome is None:
+            if found(pos):
+                return pos
+            player = pos.to_move[0]
+            pos.play(rng.choice(pos.legal_actions(player)), player)
+        if found(pos):
+            return pos
+    raise LookupError("no such position in 500 seeded games")
+
+
+def _one_lone_disc_to_relocate(pos: engine.Position) -> bool:
+    return pos.phase == "relocate" and len(pos.pending_relocations()) == 1  # type: ignore[attr-defined]
+
+
+def _won_by_connection(pos: engine.Position) -> bool:
+    return pos.outcome is not None and pos.outcome.reason is engine.Reason.CONNECTION
+
+
+COORDINATES = ("Cells are named by their column letter and row number: **a1** is the top-left corner, "
+               "rows go down, and each row sits half a cell to the right of the one above.")
+
+_PAGES: dict[str, list[Page]] = {
+    "inphexion": [
+        Page("Coordinates", COORDINATES + " **White** joins top and bottom, **Black** left and right.",
+             lambda: _play("inphexion", 7, [])),
+        Page("The first disc", "White starts by placing one disc anywhere: `/move d4`.",
+             lambda: _play("inphexion", 7, ["d4"])),
+        Page("Move and place", "Every other turn: move one **enemy** disc to an empty neighbouring cell, then put "
+             "your own disc where it was. Here Black moved d4→e4 and placed on d4: `/move d4 e4`.",
+             lambda: _play("inphexion", 7, ["d4", "d4 e4"])),
+        Page("A surround and its relocation", "If your turn leaves a lone enemy disc with your discs or the edge "
+             "on every side, you relocate it (highlighted) to any empty cell. Groups of two "
+             "or more are never surrounded. Here: `/move {pending}>{target}`.",
+             lambda: _first_random("inphexion", 7, _one_lone_disc_to_relocate)),
+        Page("The neutral disc", "With the `neutral` variant a grey disc starts in the centre; it belongs to "
+             "nobody and can be moved like an enemy disc.",
+             lambda: _play("inphexion", 7, [], ("neutral",))),
+        Page("A win", "Join your two sides to win (the winning chain is marked). If your move completes your "
+             "*opponent's* chain, they win; no legal move, or no room to relocate, and you lose.",
+             lambda: _first_random("inphexion", 7, _won_by_connection)),
+    ],
+    "hex": [
+        Page("Coordinates", COORDINATES + " **Black** joins top and bottom, **White** left and right.",
+             lambda: _play("hex", 5, [])),
+        Page("The first stone", "Players take turns placing one stone on any empty cell; Black starts: "
+             "`/move c3`. Stones never move.",
+             lambda: _play("hex", 5, ["c3"])),
+        Page("The swap", "With `swap` (on by default) White may answer the first stone with `/move swap`: "
+             "the players exchange colours and the stone is now theirs, so Black should not start too strong.",
+             lambda: _play("hex", 5, ["c3", "swap"], ("swap",))),
+        Page("A win", "The first to join their two sides wins; a full board always has exactly one winner.",
+             lambda: _first_random("hex", 5, _won_by_connection)),
+    ],
+    "blindhex": [
+        Page("The board", COORDINATES + " Each cell is marked 1–5 (hash marks and a tint); x joins left and "
+             "right, o top and bottom.",
+             lambda: _play("blindhex", None, [], first="x")),
+        Page("Setting aside", "Each holds cards 1–5. The loser of the cut sets two aside at the start: "
+             "`/move aside 4+5`.",
+             lambda: _play("blindhex", None, ["aside 4+5"], first="x")),
+        Page("A reveal", "Each round both choose two cards in secret (`/move 1+4`, only you see it), then they "
+             "are shown together. Lowest number first, each writes a letter for each card played, in a cell "
+             "marked with that number or next to one.",
+             lambda: _play("blindhex", None, ["aside 4+5", "x:1+4", "o:2+3"], first="x")),
+        Page("A common number", "A number both chose is skipped, and each writes two letters with their other "
+             "card (both can go in one move: `/move e5 f6`). The same pair: nobody writes.",
+             lambda: _play("blindhex", None, ["aside 4+5", "x:1+2", "o:1+3"], first="x")),
+        Page("A win", "The player with four cards on the table takes them all back; the other sets theirs "
+             "aside. Join your two sides to win.",
+             lambda: _first_random("blindhex", None, _won_by_connection, first="x")),
+    ],
+}
+
+#: each variant in one line
+VARIANTS = {
+    "inphexion": "Variants: `pie` — Black may swap colours after White's first disc · `neutral` — a neutral disc "
+                 "starts in the centre · `free_reply` — Black's first turn may place anywhere.",
+    "hex": "Variant: `swap` (on by default) — White may take over the first stone.",
+    "blindhex": "No variants: always the printed 11×11 board.",
+}
+
+
+def pages(game: str) -> list[Page]:
+    """The tutorial pages of a game (KeyError for an unknown game)."""
+    return _PAGES[game]
+
+
+@functools.cache
+def page_position(game: str, index: int) -> engine.Position:
+    """The position page ``index`` shows (computed once)."""
+    return _PAGES[game][index].position()
+
+
+def page_text(game: str, index: int) -> str:
+    """The words of a page; the last page also lists the variants, one line each."""
+    text = _PAGES[game][index].text
+    if "{pending}" in text:
+        pos = page_position(game, index)
+        pending = pos.grid.name(pos.pending_relocations()[0])  # type: ignore[attr-defined]
+        target = pos.grid.name(pos.relocation_targets()[0])  # type: ignore[attr-defined]
+        text = text.format(pending=pending, target=target)
+    if index == len(_PAGES[game]) - 1:
+        text += "\n" + VARIANTS[game]
+    return text
+
+
+async def page_picture(game: str, index: int) -> discord.File:
+    """The picture of page ``index`` (rendered off the event loop)."""
+    pos = await asyncio.to_thread(page_position, game, index)  # a search for the example: off the loop
+    return await images.board_file(pos, {c: c.capitalize() for c in pos.colours},
+                                   filename=f"{game}-rules-{index + 1}.png")

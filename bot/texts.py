@@ -8,10 +8,16 @@ mentions through a display name.
 from __future__ import annotations
 
 import discord
+from discord import app_commands
 
 from engine import BlindHex, InpHexion, Position
 
-from .service import GAME_TITLES, ActiveGame, NotYourTurn, PlayResult, UserError, format_duration
+from . import movelist
+from .service import GAME_TITLES, ActiveGame, NotYourTurn, PlayResult, UserError
+
+#: the games as the command options offer them: their titles shown, their names sent
+GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAME_TITLES.items()]
+
 
 
 def clean(name: str) -> str:
@@ -40,7 +46,10 @@ def describe_action(position: Position, action: str) -> str:
     """What one canonical action did, in words (``moved c4→d4 and placed on c4``)."""
     a = position.action(action)
     if a.kind == "swap":
-        return "swapped colours (pie rule)" if "swap-pieces" not in position.options.variants else "swapped the first stone"
+        if "swap-pieces" in position.options.variants:
+            return "swapped the first stone"
+        # ``position`` is before the turn: the swapper takes over the other colour.
+        return f"swapped colours (pie rule) and now plays {position.other(position.to_move[0])}"
     if a.kind == "relocate":
         return f"relocated {a.cells[0]}→{a.cells[1]}"
     if a.kind == "move":
@@ -56,44 +65,86 @@ def describe_action(position: Position, action: str) -> str:
 
 
 def clock_line(game: ActiveGame, now: float | None) -> str:
-    """``⏱ 2d 23h left to move`` (empty without a clock or once over)."""
+    """``⏱ Move due <t:…:R> (3d per move)``: a Discord timestamp, true whenever it is read
+    (empty without a clock or once over)."""
     if now is None or game.row.deadline is None or game.position.outcome is not None:
         return ""
-    left = game.row.deadline - now
-    if left <= 0:
+    if game.row.deadline <= now:
         return "⏱ Time is up — the opponent may `/claim` the win (a move still counts until then)."
-    return f"⏱ {format_duration(left)} left to move ({game.row.clock} per move)"
+    return f"⏱ Move due {relative_time(game.row.deadline)} ({game.row.clock} per move)"
 
 
-def next_step(game: ActiveGame, names: dict[int, str], now: float | None = None) -> tuple[str, str]:
-    """(a line with mentions for the message content, lines for the description) about what happens next."""
-    mention, step = _next_step(game, names)
+def relative_time(ts: float) -> str:
+    """A Discord timestamp each reader sees as "in 2 days" / "3 hours ago", always true.
+
+    >>> relative_time(1800000000.7)
+    '<t:1800000000:R>'
+    """
+    return f"<t:{int(ts)}:R>"
+
+
+def next_step(game: ActiveGame, names: dict[int, str], now: float | None = None) -> str:
+    """Lines for the description about what happens next (with time left at ``now``)."""
+    _, step = _next_step(game, names)
     clock = clock_line(game, now)
-    return mention, f"{step}\n{clock}" if clock else step
+    return f"{step}\n{clock}" if clock else step
+
+
+def mention_list(user_ids: list[int]) -> str:
+    """``<@1> and <@2>``."""
+    return " and ".join(f"<@{u}>" for u in user_ids)
+
+
+def ping_line(game: ActiveGame, names: dict[int, str], happened: str = "", *, actor: int | None = None,
+              bot_id: int | None = None) -> str:
+    """The message content: what happened, then a mention of only who must act now
+    (``**bob** played c3 — your turn, <@alice>.``); at the end of a game both players.
+
+    Never mentioned: the bot itself, and ``actor`` (who just acted) while the game goes on.
+    Empty when nobody needs to hear about it.
+    """
+    lead = f"{happened} — " if happened else ""
+    if game.position.outcome is not None:
+        # Both players hear of the end, also the one who is away (a loss on time).
+        players = [u for u in dict.fromkeys(game.row.seats) if u != bot_id]
+        return f"{lead}game over, {mention_list(players)}."
+    what, _ = _next_step(game, names)
+    users = [u for u in dict.fromkeys(game.users_to_move()) if u not in (actor, bot_id)]
+    return f"{lead}{what}, {mention_list(users)}." if users else ""
 
 
 def _next_step(game: ActiveGame, names: dict[int, str]) -> tuple[str, str]:
+    """(what the player to act must do, short, for the ping; the description's line)."""
     pos = game.position
     if pos.outcome is not None:
         return "", result_line(game, names)
-    users = game.users_to_move()
-    mention = " and ".join(f"<@{u}>" for u in users)
     colours = " and ".join(pos.to_move)
     if isinstance(pos, InpHexion) and pos.phase == "relocate":
         cells = [pos.grid.name(i) for i in pos.pending_relocations()]
         example = " ".join(f"{c}>{t}" for c, t in zip(cells, _free_examples(pos, cells)))
         which = "this disc" if len(cells) == 1 else "these discs"
-        return (f"{mention}, relocate {', '.join(cells)}",
+        return (f"relocate {', '.join(cells)}",
                 f"Relocate {which}: {', '.join(cells)} — any empty cell except {', '.join(cells)}, e.g. `/move {example}`")
     if isinstance(pos, BlindHex):
         if pos.phase == "aside":
-            return f"{mention}, you lost the cut", f"{colours} sets two cards aside: `/move aside 4+5` (any two of your cards)"
+            return "you lost the cut", f"{colours} sets two cards aside: `/move aside 4+5` (any two of your cards)"
         if pos.phase == "choose":
-            return f"{mention}, choose your cards", "Both choose two cards in secret: `/move 1+4` (only you see your choice)"
+            return "choose your cards", "Both choose two cards in secret: `/move 1+4` (only you see your choice)"
         if pos.phase == "write":
             writer, number = pos.pending_writes()[0]
-            return f"{mention}, write your letter", f"{writer} writes for **{number}**: `/move` a cell marked {number} or next to a {number}"
-    return f"{mention}, your turn", f"{colours} to move"
+            return ("write your letter",
+                    f"{writer} writes for **{number}**: `/move` a cell marked {number} or next to a {number}")
+    if not pos.actions and pos.game in FIRST_MOVE:
+        centre = pos.grid.name((pos.size * pos.size) // 2)
+        return "your turn", f"{colours} to move: {FIRST_MOVE[pos.game].format(cell=centre)}"
+    return "your turn", f"{colours} to move"
+
+
+#: the first player's first move in one line (the game's first board says it)
+FIRST_MOVE = {
+    "inphexion": "place a disc anywhere, e.g. `/move {cell}`",
+    "hex": "place a stone anywhere, e.g. `/move {cell}`",
+}
 
 
 def _free_examples(pos: InpHexion, cells: list[str]) -> list[str]:
@@ -112,31 +163,84 @@ def result_line(game: ActiveGame, names: dict[int, str]) -> str:
     return f"🏆 {o.in_words(player(game, o.winner, names), player(game, loser, names))}."
 
 
-def turn_caption(result: PlayResult, names: dict[int, str]) -> str:
-    """One line saying who did what this turn."""
+def turn_caption(result: PlayResult, names: dict[int, str], *, colour: bool = True) -> str:
+    """One line saying who did what this turn (``**bob** (white) played c3.``);
+    ``colour=False`` leaves the colour out, for the short line that pings."""
     game = result.game
-    who = player(game, result.colour, names) if result.actions else f"**{clean(names.get(result.user_id, '?'))}**"
+    # The mover by their id with the colour they acted as: after a swap the colour names someone else.
+    who = f"**{clean(names.get(result.user_id, '?'))}**" + (f" ({result.colour})" if colour else "")
     if not result.actions:
         reason = result.outcome.reason.value if result.outcome else ""
         if reason == "timeout":
-            return f"{player(game, result.colour, names)} claims the win on time."
+            return f"{who} claims the win on time."
         if reason == "abandoned":
             return "No move for 30 days: the game is closed as abandoned (unrated)."
         return f"{who} resigned."
     if result.revealed:
-        cards = game.position.revealed() if isinstance(game.position, BlindHex) else None
-        shown = ", ".join(f"{c} {'+'.join(map(str, cards[c]))}" for c in sorted(cards)) if cards else "?"
-        return f"Cards revealed: {shown}."
+        return reveal_caption(game, names)
     done = [describe_action(result.before, a) for a in result.actions]
     return f"{who} {', then '.join(done)}."
 
 
-def rating_line(result: PlayResult, names: dict[int, str]) -> str:
-    """``Ratings: alice 1500 → 1662, bob 1500 → 1338`` (empty when unrated)."""
-    if not result.rating_changes:
+def reveal_caption(game: ActiveGame, names: dict[int, str]) -> str:
+    """Blind Hex reveal: each player's cards, who writes how many letters in which order,
+    what a common number does, and that two letters in a row go in one move."""
+    pos = game.position
+    if not isinstance(pos, BlindHex):
         return ""
-    parts = [f"{clean(names.get(u, '?'))} {round(b)} → {round(a)}" for u, (b, a) in result.rating_changes.items()]
-    return "Ratings: " + ", ".join(parts)
+    cards = pos.revealed() or {}
+    shown = ", ".join(f"{player(game, c, names)} {'+'.join(map(str, cards[c]))}" for c in sorted(cards))
+    lines = [f"Cards revealed: {shown}."]
+    common = sorted(set(cards.get("x", ())) & set(cards.get("o", ())))
+    if common:
+        lines.append(f"Both chose {' and '.join(map(str, common))}: nobody writes for "
+                     f"{'it' if len(common) == 1 else 'them'}.")
+    runs: list[list] = []  # [colour, number, letters]
+    for colour, number in pos.pending_writes():
+        if runs and runs[-1][0] == colour and runs[-1][1] == number:
+            runs[-1][2] += 1
+        else:
+            runs.append([colour, number, 1])
+    if runs:
+        order = ", then ".join(f"**{clean(names.get(game.user_of(c), '?'))}** {plural(k, 'letter')} for {n}"
+                               for c, n, k in runs)
+        lines.append(f"Writing order: {order}.")
+        if any(k > 1 for _, _, k in runs) or len({c for c, _, _ in runs}) < len(runs):
+            lines.append("Letters you write in a row can go in one move: `/move e5 f6`.")
+    return "\n".join(lines)
+
+
+def mid_writing_turn(result: PlayResult) -> bool:
+    """A Blind Hex letter after which the same player writes again: no new picture yet
+    (one picture per writing turn)."""
+    pos = result.game.position
+    return (pos.game == "blindhex" and pos.outcome is None and pos.phase == "write" and not result.revealed
+            and result.game.users_to_move() == [result.user_id])
+
+
+def rating_change(name: str, before: float, after: float) -> str:
+    """``alice 1500 → 1662, +162`` (the sign always shown).
+
+    >>> rating_change("bob", 1500, 1337.6)
+    'bob 1500 → 1338, −162'
+    """
+    delta = round(after) - round(before)
+    sign = "+" if delta >= 0 else "−"
+    return f"{clean(name)} {round(before)} → {round(after)}, {sign}{abs(delta)}"
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 game``, ``2 games``.
+
+    >>> plural(1, "game"), plural(0, "win"), plural(3, "loss", "losses")
+    ('1 game', '0 wins', '3 losses')
+    """
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def turn_count(position: Position) -> int:
+    """How many turns were played, as players count them (a relocation is part of its turn)."""
+    return len(movelist.turns(position.options, position.public_record()))
 
 
 def refusal(exc: UserError) -> str:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Awaitable
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -28,13 +28,13 @@ log = logging.getLogger(__name__)
 ButtonHandler = Callable[[discord.Interaction, Any], Awaitable[None]]
 
 
-def register_buttons(bot: "HexBot", handlers: dict[type[discord.ui.DynamicItem[Any]], ButtonHandler]) -> None:
+def register_buttons(bot: HexBot, handlers: dict[type[discord.ui.DynamicItem[Any]], ButtonHandler]) -> None:
     """Make these button classes work (also on messages posted before a restart) and send their clicks to a cog."""
     bot.add_dynamic_items(*handlers)
     bot.button_handlers.update(handlers)
 
 
-def unregister_buttons(bot: "HexBot", *items: type[discord.ui.DynamicItem[Any]]) -> None:
+def unregister_buttons(bot: HexBot, *items: type[discord.ui.DynamicItem[Any]]) -> None:
     """Stop sending these buttons' clicks to a cog (when it unloads).
 
     The button classes stay known to discord.py, so a click is still answered: with
@@ -96,7 +96,7 @@ class ChallengeButton(
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> "ChallengeButton":
+    ) -> ChallengeButton:
         """Rebuild the button from a click on any (even pre-restart) challenge message."""
         return cls(int(match["id"]), match["act"])
 
@@ -129,7 +129,7 @@ class TakebackButton(
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> "TakebackButton":
+    ) -> TakebackButton:
         """Rebuild the button from a click (also after a restart)."""
         return cls(int(match["id"]), match["act"])
 
@@ -149,7 +149,7 @@ class ClaimButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hexcord:
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> "ClaimButton":
+    ) -> ClaimButton:
         """Rebuild the button from a click (also after a restart)."""
         return cls(int(match["game"]))
 
@@ -170,4 +170,98 @@ def claim_view(game_id: int) -> discord.ui.View:
     """The Claim win button."""
     view = discord.ui.View(timeout=None)
     view.add_item(ClaimButton(game_id))
+    return view
+
+
+class GameOverButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"hexcord:over:(?P<game>\d+):(?P<act>replay|moves)",
+):
+    """Replay / Moves under the game-over message (the info cog answers them)."""
+
+    STYLES = {
+        "replay": ("Replay", discord.ButtonStyle.secondary),
+        "moves": ("Moves", discord.ButtonStyle.secondary),
+    }
+
+    def __init__(self, game_id: int, act: str) -> None:
+        label, style = self.STYLES[act]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"hexcord:over:{game_id}:{act}"))
+        self.game_id = game_id
+        self.act = act
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GameOverButton:
+        """Rebuild the button from a click (also after a restart)."""
+        return cls(int(match["game"]), match["act"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click to the cog that registered the button (info)."""
+        await dispatch(interaction, self)
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hexcord:over:(?P<game>\d+):rematch"):
+    """Rematch under the game-over message (the challenges cog answers it)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success,
+                                           custom_id=f"hexcord:over:{game_id}:rematch"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RematchButton:
+        """Rebuild the button from a click (also after a restart)."""
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click to the cog that registered the button (challenges)."""
+        await dispatch(interaction, self)
+
+
+def game_over_view(game_id: int) -> discord.ui.View:
+    """The buttons under a finished game: Rematch, Replay, Moves."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(game_id))
+    view.add_item(GameOverButton(game_id, "replay"))
+    view.add_item(GameOverButton(game_id, "moves"))
+    return view
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"hexcord:(?P<kind>moves|replay|rules):(?P<key>[a-z0-9]+):(?P<to>\d+):(?P<act>first|prev|next|last)",
+):
+    """Stepping buttons: pages of a move list (key: game id), positions of a replay (game id),
+    pages of the ``/rules`` tutorial (key: the game's name)."""
+
+    LABELS = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
+
+    def __init__(self, kind: str, key: int | str, to: int, act: str, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=self.LABELS[act], style=discord.ButtonStyle.secondary,
+                                           custom_id=f"hexcord:{kind}:{key}:{to}:{act}", disabled=disabled))
+        self.kind, self.key, self.to = kind, str(key), to
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PageButton:
+        """Rebuild the button from a click (also after a restart)."""
+        return cls(match["kind"], match["key"], int(match["to"]), match["act"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click to the cog that registered the button (info): page (or position) ``to``."""
+        await dispatch(interaction, self)
+
+
+def stepper_view(kind: str, key: int | str, at: int, last: int) -> discord.ui.View | None:
+    """⏮ ◀ ▶ ⏭ for item ``at`` of ``0..last`` (None when there is only one)."""
+    if last <= 0:
+        return None
+    view = discord.ui.View(timeout=None)
+    for act, to in (("first", 0), ("prev", max(at - 1, 0)), ("next", min(at + 1, last)), ("last", last)):
+        view.add_item(PageButton(kind, key, to, act, disabled=(to == at)))
     return view

@@ -194,7 +194,8 @@ class Hex(Position):
             self._last = LastTurn("white", placed=(mirrored,), swapped=True, text=SWAP)
         else:
             self.swapped = not self.swapped
-            self._last = LastTurn("white", swapped=True, text=SWAP)
+            # The person who swapped now plays Black (the first stone is theirs).
+            self._last = LastTurn("black", swapped=True, text=SWAP)
         self.actions.append(SWAP)
 
     # -- fast random games ---------------------------------------------------------------

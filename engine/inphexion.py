@@ -280,7 +280,8 @@ class InpHexion(Position):
             return None
         side, placed, moved, relocated, swap, start = self._turn
         return LastTurn(
-            _COLOURS[side],
+            # after a pie swap the mover plays the other colour
+            _COLOURS[side ^ int(swap)],
             placed=() if placed < 0 else (placed,),
             moved=() if moved is None else (moved,),
             relocated=relocated,

@@ -50,6 +50,8 @@ _CLASSES: dict[str, type["Position"]] = {}
 class LastTurn:
     """What the latest turn did, for pictures and captions (cells are indices).
 
+    ``player``: the colour the mover plays after the turn (after a swap of colours
+    that is their new colour, so a name looked up by colour is the mover's);
     ``placed``: cells where the mover put a disc, stone or letter (ringed in pictures);
     ``moved``: (from, to) of the enemy disc moved this turn (an arrow);
     ``relocated``: (from, to) of discs relocated this turn (dashed arrows);

@@ -17,11 +17,11 @@ from discord.ext import commands
 
 from .. import access, texts
 from ..answers import MISSING_PERMISSIONS, ack, answer, answer_privately
-from ..choices import ClockName, GameName, Level, Seat
+from ..choices import ClockName, Level, Seat
 from ..present import NO_MENTIONS, GameMessage, game_message, post_board
 from ..service import GAME_TITLES, ActiveGame, ChallengeRequest, ChallengeRow, StartedGame, UserError
 from ..store import TimerRow
-from ..views import ChallengeButton, challenge_view, register_buttons, unregister_buttons
+from ..views import ChallengeButton, RematchButton, challenge_view, register_buttons, unregister_buttons
 
 if TYPE_CHECKING:
     from ..app import HexBot
@@ -43,7 +43,7 @@ def describe_challenge(ch: ChallengeRow) -> str:
 class Challenges(commands.Cog):
     """Challenges: posting, accepting, declining, withdrawing, expiring."""
 
-    def __init__(self, bot: "HexBot") -> None:
+    def __init__(self, bot: HexBot) -> None:
         self.bot = bot
         bot.timers.on("challenge-expiry", self.on_expiry)
 
@@ -55,7 +55,7 @@ class Challenges(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         opponent="who you want to play",
-        game="inphexion, hex or blindhex",
+        game="inpHeXion, Hex or Blind Hex",
         size="board size (inpHeXion 5, 7, 9, 11; Hex 3–19; Blind Hex 11)",
         pie="inpHeXion: Black may swap colours after White's first move",
         neutral="inpHeXion: start with the neutral disc in the centre",
@@ -67,11 +67,12 @@ class Challenges(commands.Cog):
         clock="time per move: 5m, 1h, 1d, 3d (default), 7d or none",
         level="against me (the bot): easy, medium (default) or hard",
     )
+    @app_commands.choices(game=texts.GAME_CHOICES)
     async def challenge(
         self,
         interaction: discord.Interaction,
         opponent: discord.User,
-        game: GameName,
+        game: str,
         size: app_commands.Range[int, 3, 19] | None = None,
         pie: bool | None = None,
         neutral: bool | None = None,
@@ -89,7 +90,10 @@ class Challenges(commands.Cog):
             guild_id=interaction.guild_id or 0,
             channel_id=interaction.channel_id or 0,
             channel_is_thread=isinstance(interaction.channel, discord.Thread),
-            channel_can_thread=isinstance(interaction.channel, discord.TextChannel),
+            # by default a game gets a thread where the bot can make one (and post in it)
+            channel_can_thread=isinstance(interaction.channel, discord.TextChannel)
+            and interaction.app_permissions.create_public_threads
+            and interaction.app_permissions.send_messages_in_threads,
             challenger_id=interaction.user.id,
             opponent_id=opponent.id,
             opponent_is_bot=opponent.bot,
@@ -104,17 +108,59 @@ class Challenges(commands.Cog):
             await answer_privately(interaction,
                                    "`level` is for games against me (the bot); leave it out when challenging a person.")
             return
-        ch = await self.service.create_challenge(req, names)
+        await self._post_challenge(interaction, req, names)
+
+    async def _post_challenge(self, interaction: discord.Interaction, req: ChallengeRequest, names: dict[int, str],
+                              what: str = "") -> None:
+        """Record a challenge and post it with Accept / Decline / Withdraw, pinging only the challenged."""
+        ch = await self.service.create_challenge(req, names)  # a UserError is answered privately by the handler
+        opponent_id = req.opponent_id
         content = (
-            f"<@{opponent.id}>, **{texts.clean(interaction.user.display_name)}** challenges you to "
-            f"{describe_challenge(ch)}.\nAccept or decline by <t:{int(ch.expires_at)}:t> (`/accept`, `/decline`)."
+            f"<@{opponent_id}>, **{texts.clean(interaction.user.display_name)}** challenges you to "
+            f"{what}{describe_challenge(ch)}.\nAccept or decline by <t:{int(ch.expires_at)}:t> (`/accept`, `/decline`)."
         )
         posted = await answer(
             interaction, content, view=challenge_view(ch.id),
-            allowed_mentions=discord.AllowedMentions(users=[opponent], everyone=False, roles=False),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent_id)], everyone=False, roles=False),
         )
         if posted is not None:
             await self.service.set_challenge_message(ch.id, posted.id)
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The Rematch button: the same game again with the seats swapped, as a challenge to
+        the other player (against the computer it starts at once)."""
+        await ack(interaction)
+        g = await self.service.game(game_id)
+        if g is None or g.row.status == "active":
+            await answer_privately(interaction, "That game is not over yet.")
+            return
+        if interaction.user.id not in g.row.seats:
+            await answer_privately(
+                interaction, "Only the two players can ask for a rematch; start your own game with /challenge.")
+            return
+        row = g.row
+        other = row.seat1_id if interaction.user.id == row.seat0_id else row.seat0_id
+        variants = set(row.variants)
+        flags: dict[str, bool | None] = {}
+        if row.game == "inphexion":
+            flags = {"pie": "pie" in variants, "neutral": "neutral" in variants, "free_reply": "free-reply" in variants}
+        elif row.game == "hex":
+            flags = {"swap": "swap" in variants}
+        req = ChallengeRequest(
+            guild_id=row.guild_id, channel_id=row.channel_id, channel_is_thread=row.parent_id is not None,
+            channel_can_thread=False, challenger_id=interaction.user.id, opponent_id=other,
+            opponent_is_bot=self.bot.user is not None and other == self.bot.user.id,
+            game=row.game, size=row.size if row.game != "blindhex" else None,
+            # colours swapped: whoever moved first moves second now
+            seat="second" if row.seats.index(interaction.user.id) == 0 else "first",
+            rated=row.rated, thread=False, clock=row.clock, **flags,  # type: ignore[arg-type]
+        )
+        names = {interaction.user.id: interaction.user.display_name}
+        if req.opponent_is_bot:
+            await self._play_the_computer(interaction, replace(req, opponent_is_me=True, level=row.ai_level or "medium"),
+                                          names)
+            return
+        await self._post_challenge(interaction, req, names, f"a rematch of game #{game_id}: ")
 
     async def _play_the_computer(self, interaction: discord.Interaction, req: ChallengeRequest,
                                  names: dict[int, str]) -> None:
@@ -129,7 +175,8 @@ class Challenges(commands.Cog):
         if cut:
             winner = game.position.options.first
             lines.append(f"The cut: {', '.join(f'{c} cut {cut[c]}' for c in ('x', 'o'))} — **{winner}** wins the cut.")
-        message = await game_message(game, names, *lines, now=self.bot.clock.now())
+        message = await game_message(game, names, *lines, now=self.bot.clock.now(), happened=f"Game #{game.row.id} begins",
+                                     actor=interaction.user.id, bot_id=self.bot.user.id)  # type: ignore[union-attr]
         if game.row.channel_id == interaction.channel_id:
             await post_board(self.bot, partial(answer, interaction), message)
         else:
@@ -172,11 +219,12 @@ class Challenges(commands.Cog):
 
     async def cog_load(self) -> None:
         """Answer Accept / Decline / Withdraw clicks (also on challenges posted before a restart)."""
-        register_buttons(self.bot, {ChallengeButton: lambda i, b: self.button(i, b.challenge_id, b.act)})
+        register_buttons(self.bot, {ChallengeButton: lambda i, b: self.button(i, b.challenge_id, b.act),
+                                    RematchButton: lambda i, b: self.rematch(i, b.game_id)})
 
     async def cog_unload(self) -> None:
-        """Stop answering challenge buttons."""
-        unregister_buttons(self.bot, ChallengeButton)
+        """Stop answering challenge and rematch buttons."""
+        unregister_buttons(self.bot, ChallengeButton, RematchButton)
 
     async def button(self, interaction: discord.Interaction, challenge_id: int, act: str) -> None:
         """A click on Accept, Decline or Withdraw."""
@@ -232,7 +280,9 @@ class Challenges(commands.Cog):
             winner = game.position.options.first
             cut = ", ".join(f"{texts.player(game, c, names)} cut {started.cut[c]}" for c in ("x", "o"))
             lines.append(f"The cut: {cut} — **{winner}** wins the cut.")
-        message = await game_message(game, names, f"Game #{game.row.id} begins!", *lines, now=self.bot.clock.now())
+        message = await game_message(game, names, f"Game #{game.row.id} begins!", *lines, now=self.bot.clock.now(),
+                                     happened=f"Game #{game.row.id} begins", actor=interaction.user.id,
+                                     bot_id=self.bot.user.id if self.bot.user else None)
         await self._post_first_board(game, message, interaction)
 
     async def _post_first_board(self, game: ActiveGame, message: GameMessage, interaction: discord.Interaction) -> None:
@@ -269,6 +319,6 @@ class Challenges(commands.Cog):
             await self._close_message(ch, f"~~{describe_challenge(ch)}~~ — expired (nobody accepted in time).")
 
 
-async def setup(bot: "HexBot") -> None:
+async def setup(bot: HexBot) -> None:
     """Load the cog."""
     await bot.add_cog(Challenges(bot))

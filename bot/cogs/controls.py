@@ -21,6 +21,7 @@ from discord.ext import commands
 from engine import ActionError
 
 from .. import panels, texts
+from ..answers import ack, answer
 from ..controls import BoardButton, PanelButton, PanelSelect, confirm_view, panel_view
 from ..present import NO_MENTIONS, SORRY, reply_with_result
 from ..service import ActiveGame, StaleChoice, UserError, position_version
@@ -77,7 +78,7 @@ class Controls(commands.Cog):
             await self._takeback(interaction, game_id, n)
             return
         if act == "board":
-            await interaction.response.defer(thinking=True)
+            await ack(interaction)
             g = await self.service.game(game_id)
             if g is None or g.row.status != "active":
                 await self._say(interaction, OVER)
@@ -85,10 +86,8 @@ class Controls(commands.Cog):
             await self.bot.get_cog("Play").post_position(interaction, g)  # type: ignore[union-attr]
             return
         in_place = _on_ephemeral(interaction)
-        if in_place:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+        # A press inside a private panel edits it in place; on a public board the answer is a private message.
+        await ack(interaction, silent=in_place, private=not in_place)
         g = await self.service.game(game_id)
         if g is None or g.row.status != "active":
             await self._say(interaction, OVER)
@@ -151,15 +150,15 @@ class Controls(commands.Cog):
                                     self.bot.clock.now())
             return
         self.bot.dispatch("game_closed", g.row.id)
-        await interaction.followup.send(
-            f"Game #{g.row.id} was aborted by **{texts.clean(interaction.user.display_name)}**: no result, "
+        await answer(
+            interaction, f"Game #{g.row.id} was aborted by **{texts.clean(interaction.user.display_name)}**: no result, "
             "no rating change.", allowed_mentions=NO_MENTIONS)
 
     # -- presses in a panel ------------------------------------------------------------
     async def panel_press(self, interaction: discord.Interaction, item: PanelButton | PanelSelect) -> None:
         """A choice in a Play panel: the next step, or the action played through the service."""
         game_id, version, path = item.game_id, item.version, item.chosen(interaction)
-        await interaction.response.defer()
+        await ack(interaction, silent=True)
         key = interaction.message.id if interaction.message else interaction.id
         try:
             async with self._panel_locks.lock(key):  # two taps on one panel: one after the other
@@ -258,14 +257,11 @@ class Controls(commands.Cog):
     async def _say(self, interaction: discord.Interaction, text: str, view: discord.ui.View | None = None) -> None:
         """Answer privately: replace the panel / confirmation in place, or fill the private reply."""
         try:
-            if not interaction.response.is_done():
-                await interaction.response.send_message(text, ephemeral=True, view=view or discord.utils.MISSING,
-                                                        allowed_mentions=NO_MENTIONS)
-            elif _on_ephemeral(interaction):
+            if interaction.response.is_done() and _on_ephemeral(interaction):
                 await interaction.edit_original_response(content=text, view=view, allowed_mentions=NO_MENTIONS)
             else:
-                await interaction.followup.send(text, ephemeral=True, view=view or discord.utils.MISSING,
-                                                allowed_mentions=NO_MENTIONS)
+                await answer(interaction, text, private=True, allowed_mentions=NO_MENTIONS,
+                             **({"view": view} if view is not None else {}))
         except discord.HTTPException:
             log.warning("could not answer a control press", exc_info=True)
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import io
 import logging
 from typing import TYPE_CHECKING
 
@@ -13,13 +12,13 @@ from discord.ext import commands
 
 import engine
 
-from .. import images, rules, texts
+from .. import gamerecord, images, rules, texts
 from ..answers import ack, answer, answer_privately
-from ..choices import GameName
 from ..present import EMBED_COLOUR, NO_MENTIONS
 from ..ratings import PROVISIONAL_DEVIATION
 from ..service import GAME_TITLES, ActiveGame
 from ..store import GameRow
+from ..views import GameOverButton, PageButton, register_buttons, stepper_view, unregister_buttons
 
 if TYPE_CHECKING:
     from ..app import HexBot
@@ -32,23 +31,39 @@ log = logging.getLogger(__name__)
 #: spec's ``Int53Type``), so the old bound of 2**53 made every command sync fail.
 MAX_GAME_ID = 2**31 - 1
 GameId = app_commands.Range[int, 1, MAX_GAME_ID]
+#: The answer to a game name that is none of ours (Discord offers only the choices; this guards the rest).
+CHOOSE_A_GAME = "Choose one of the listed games: " + ", ".join(GAME_TITLES.values()) + "."
 
 
-def result_text(row: GameRow, user_id: int | None = None) -> str:
-    """``won``/``lost`` for a player, else ``seat 0 won by connection``-style text."""
-    if row.status == "aborted":
-        return "aborted"
+def _with_view(view: discord.ui.View | None) -> dict[str, discord.ui.View]:
+    """``view=`` only when there are buttons to show (a one-page list has none)."""
+    return {"view": view} if view is not None else {}
+
+
+def result_text(row: GameRow, names: dict[int, str], user_id: int | None = None, bot_id: int | None = None) -> str:
+    """``won against bob (resignation)`` from a player's side, else ``alice beat bob (resignation)``;
+    the bot in a game against it is ``the computer (medium)``."""
+    who = {u: texts.clean(names.get(u, "?")) for u in row.seats}
+    if row.ai_level and bot_id in who:
+        who[bot_id] = f"the computer ({row.ai_level})"
+    a, b = row.seats
     if row.winner_seat is None:
-        return row.reason or "no result"
-    if user_id is not None and user_id in row.seats:
-        won = row.seats[row.winner_seat] == user_id
-        return f"{'won' if won else 'lost'} ({row.reason})"
-    return f"<@{row.seats[row.winner_seat]}> won ({row.reason})"
+        how = "aborted" if row.status == "aborted" else (row.reason or "no result")
+        if user_id in row.seats:
+            return f"vs {who[b if user_id == a else a]}: {how}"
+        return f"{who[a]} vs {who[b]}: {how}"
+    winner, loser = row.seats[row.winner_seat], row.seats[1 - row.winner_seat]
+    if user_id == winner:
+        return f"won against {who[loser]} ({row.reason})"
+    if user_id == loser:
+        return f"lost to {who[winner]} ({row.reason})"
+    return f"{who[winner]} beat {who[loser]} ({row.reason})"
 
 
-def versus_computer(row: GameRow) -> str:
-    """`` vs the computer (hard)`` for a game against the bot's AI, else nothing."""
-    return f" vs the computer ({row.ai_level})" if row.ai_level else ""
+def rating_text(rating: float, deviation: float) -> str:
+    """``1662 ±290, provisional`` (one marker of uncertainty), or ``1580 ±60``."""
+    mark = ", provisional" if deviation > PROVISIONAL_DEVIATION else ""
+    return f"{round(rating)} ±{round(deviation)}{mark}"
 
 
 def when(ts: float | None) -> str:
@@ -59,8 +74,31 @@ def when(ts: float | None) -> str:
 class Info(commands.Cog):
     """Leaderboards, statistics, game lists, records, replays and rules."""
 
-    def __init__(self, bot: "HexBot") -> None:
+    def __init__(self, bot: HexBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        """Answer Replay / Moves under finished games and the stepping buttons (also after a restart)."""
+        register_buttons(self.bot, {
+            GameOverButton: lambda i, b: (self.replay_for(i, b.game_id, private=True) if b.act == "replay"
+                                          else self.moves_for(i, b.game_id, private=True)),
+            PageButton: self._step,
+        })
+
+    async def cog_unload(self) -> None:
+        """Stop answering those buttons."""
+        unregister_buttons(self.bot, GameOverButton, PageButton)
+
+    async def _step(self, interaction: discord.Interaction, button: PageButton) -> None:
+        """A ⏮ ◀ ▶ ⏭ click: page (or position) ``button.to`` of what the button belongs to."""
+        if button.kind == "rules":
+            await self.rules_page(interaction, button.key, button.to)
+        elif not button.key.isdigit():
+            await answer_privately(interaction, "That button belongs to nothing I know.")
+        elif button.kind == "moves":
+            await self.moves_page(interaction, int(button.key), button.to)
+        else:
+            await self.replay_step(interaction, int(button.key), button.to)
 
     @property
     def service(self):
@@ -68,9 +106,14 @@ class Info(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="This server's best players of a game")
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, game: GameName) -> None:
+    @app_commands.describe(game="which game's ratings")
+    @app_commands.choices(game=texts.GAME_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         """Rank, name, rating ± deviation, games, wins–losses; provisional ratings marked."""
         await ack(interaction)
+        if game not in GAME_TITLES:
+            await answer_privately(interaction, CHOOSE_A_GAME)
+            return
         rows = await self.service.leaderboard(interaction.guild_id or 0, game, limit=20)
         if not rows:
             await answer_privately(
@@ -79,17 +122,17 @@ class Info(commands.Cog):
         names = await self.service.names(interaction.guild_id or 0, [r.user_id for r in rows])
         lines = []
         for rank, r in enumerate(rows, 1):
-            mark = "?" if r.deviation > PROVISIONAL_DEVIATION else ""
             lines.append(
-                f"`{rank:>2}.` **{texts.clean(names[r.user_id])}** — {round(r.rating)}{mark} ±{round(r.deviation)}"
-                f" · {r.games} game{'s' if r.games != 1 else ''} · {r.wins}–{r.losses}"
+                f"`{rank:>2}.` **{texts.clean(names[r.user_id])}** — {rating_text(r.rating, r.deviation)}"
+                f" · {texts.plural(r.games, 'game')} · {r.wins}–{r.losses}"
             )
         embed = discord.Embed(title=f"{GAME_TITLES[game]} leaderboard", description="\n".join(lines), colour=EMBED_COLOUR)
-        embed.set_footer(text="? = provisional rating (fewer games, still settling) · Glicko-2")
+        embed.set_footer(text="provisional: few games yet, the rating is still settling · Glicko-2")
         await answer(interaction, embed=embed, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="stats", description="Ratings and results of a player (you by default)")
     @app_commands.guild_only()
+    @app_commands.describe(player="whose statistics (default: yours)")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """Per game: rating, games, wins, losses; and recent results."""
         await ack(interaction)
@@ -104,14 +147,15 @@ class Info(commands.Cog):
             r = ratings.get(game)
             if not games and r is None:
                 continue
-            rating = (f"{round(r.rating)}{'?' if r.deviation > PROVISIONAL_DEVIATION else ''} ±{round(r.deviation)}"
-                      if r else "unrated")
-            embed.add_field(name=title, value=f"Rating {rating}\n{games} games · {wins} won · {losses} lost")
+            rating = rating_text(r.rating, r.deviation) if r else "unrated"
+            embed.add_field(name=title, value=f"Rating {rating}\n{texts.plural(games, 'game')} · {wins} won · "
+                                               f"{losses} lost")
         if recent:
+            names = await self._names_of(guild, recent)
             embed.add_field(
                 name="Recent games",
-                value="\n".join(f"#{g.id} {GAME_TITLES[g.game]}{versus_computer(g)} — {result_text(g, user.id)} "
-                                f"{when(g.finished_at)}" for g in recent),
+                value="\n".join(f"#{g.id} {GAME_TITLES[g.game]} — {result_text(g, names, user.id, self._bot_id())} "
+                                f"{when(g.finished_at)}" for g in recent)[:1024],
                 inline=False,
             )
         if not embed.fields:
@@ -140,6 +184,7 @@ class Info(commands.Cog):
 
     @app_commands.command(name="history", description="Recent finished games (of a player, if given)")
     @app_commands.guild_only()
+    @app_commands.describe(player="only this player's games (default: everyone's)")
     async def history(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """Recent finished games with their ids and results."""
         await ack(interaction)
@@ -147,14 +192,21 @@ class Info(commands.Cog):
         if not rows:
             await answer_privately(interaction, "No finished games yet.")
             return
+        names = await self._names_of(interaction.guild_id or 0, rows)
         lines = [
-            f"#{r.id} {GAME_TITLES[r.game]} {r.size}×{r.size} — <@{r.seat0_id}> vs <@{r.seat1_id}>: "
-            f"{result_text(r, player.id if player else None)} {when(r.finished_at)}"
+            f"#{r.id} {GAME_TITLES[r.game]} {r.size}×{r.size} — {result_text(r, names, bot_id=self._bot_id())} {when(r.finished_at)}"
             for r in rows
         ]
         embed = discord.Embed(title="Recent games", description="\n".join(lines), colour=EMBED_COLOUR)
         embed.set_footer(text="/record game:<id> for the moves · /replay game:<id> for an animation")
         await answer(interaction, embed=embed, allowed_mentions=NO_MENTIONS)
+
+    def _bot_id(self) -> int | None:
+        return self.bot.user.id if self.bot.user else None
+
+    async def _names_of(self, guild_id: int, rows: list[GameRow]) -> dict[int, str]:
+        """Display names of the players of ``rows``."""
+        return await self.service.names(guild_id, {u for r in rows for u in r.seats})
 
     async def _visible_game(self, interaction: discord.Interaction, game_id: int) -> ActiveGame | None:
         g = await self.service.game(game_id)
@@ -163,60 +215,115 @@ class Info(commands.Cog):
             return None
         return g
 
-    @app_commands.command(name="record", description="A game's record as a text file")
+    @app_commands.command(name="record", description="A game's moves as a score sheet, with the files to keep")
     @app_commands.guild_only()
     @app_commands.rename(game_id="game")
     @app_commands.describe(game_id="the game's number (see /history or /games)")
     async def record(self, interaction: discord.Interaction, game_id: GameId) -> None:
-        """Options + one action per line, the ``--record`` format of ``python -m engine``."""
-        await ack(interaction)
+        """The move list in the chat (pages with buttons) and the record file (and SGF for Hex)."""
+        await self.moves_for(interaction, game_id, private=False)
+
+    async def moves_for(self, interaction: discord.Interaction, game_id: int, *, private: bool) -> None:
+        """The first page of a game's moves with its files (``private``: only for the one who asked)."""
+        await ack(interaction, private=private)
         g = await self._visible_game(interaction, game_id)
         if g is None:
             return
         names = await self.service.names(g.row.guild_id, g.row.seats)
-        headers = {c: names[g.user_of(c)] for c in g.position.colours}
-        headers["game id"] = str(g.row.id)
-        for i, tb in enumerate(await self.service.accepted_takebacks(g.row.id), 1):
-            who = names.get(tb.requester_id, "?")
-            headers[f"takeback {i}"] = f"{who} took back {tb.undone}"
-        headers["result"] = g.position.describe_outcome() if g.position.outcome else "in progress"
-        record = engine.Record(g.position.options, g.position.public_record(), headers)
-        data = record.to_text().encode("utf-8")
-        await answer(
-            interaction,
-            f"Game #{g.row.id} — replay it with `python -m engine {g.row.game} --record game-{g.row.id}.txt`"
-            + (f" --size {g.row.size}" if g.row.game != "blindhex" else f" --first {g.position.options.first}")
-            + "".join(f" --variant {v}" for v in g.position.options.variants),
-            file=discord.File(io.BytesIO(data), filename=f"game-{g.row.id}.txt"),
-            allowed_mentions=NO_MENTIONS,
-        )
+        takebacks = [(names.get(tb.requester_id, "?"), tb.undone)
+                     for tb in await self.service.accepted_takebacks(g.row.id)]
+        record = gamerecord.record_of(g, names, takebacks)
+        embed, view = gamerecord.moves_page(g, names, 0)
+        note = ("The files hold every move: open the .sgf in HexGui, or keep the .txt."
+                if g.row.game == "hex" else "The file holds every move, one a line.")
+        await answer(interaction, note, private=private, embed=embed, files=gamerecord.files(g, record, names),
+                     allowed_mentions=NO_MENTIONS, **_with_view(view))
 
-    @app_commands.command(name="replay", description="A game as an animated GIF")
+    async def moves_page(self, interaction: discord.Interaction, game_id: int, page: int) -> None:
+        """A ◀ ▶ click on a move list: show that page in place."""
+        await ack(interaction, silent=True)
+        g = await self.service.game(game_id)
+        if g is None:
+            await answer_privately(interaction, "That game no longer exists.")
+            return
+        names = await self.service.names(g.row.guild_id, g.row.seats)
+        embed, view = gamerecord.moves_page(g, names, page)
+        await interaction.edit_original_response(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="replay", description="Watch a game: an animation, then step through it with buttons")
     @app_commands.guild_only()
     @app_commands.rename(game_id="game")
     @app_commands.describe(game_id="the game's number (see /history or /games)")
     async def replay(self, interaction: discord.Interaction, game_id: GameId) -> None:
-        """One frame per turn, the final position held longer."""
-        await ack(interaction)
+        """The GIF (one frame per turn) with ⏮ ◀ ▶ ⏭ to step through the positions."""
+        await self.replay_for(interaction, game_id, private=False)
+
+    async def replay_for(self, interaction: discord.Interaction, game_id: int, *, private: bool) -> None:
+        """The replay GIF with stepping buttons (``private``: only for the one who asked)."""
+        await ack(interaction, private=private)
         g = await self._visible_game(interaction, game_id)
         if g is None:
             return
         names = await self.service.names(g.row.guild_id, g.row.seats)
         record = engine.Record(g.position.options, g.position.public_record())
         file = await images.replay_file(record, texts.colour_names(g, names), f"game-{g.row.id}.gif")
-        await answer(interaction, f"Game #{g.row.id} — {texts.title(g)}", file=file, allowed_mentions=NO_MENTIONS)
+        last = len(gamerecord.positions(g)) - 1
+        players = " vs ".join(f"**{texts.clean(names.get(u, '?'))}**" for u in g.row.seats)
+        content = f"{texts.title(g)} — {players}: the whole game; ◀ ▶ step through it turn by turn."
+        view = stepper_view("replay", g.row.id, last, last)
+        await answer(interaction, content, private=private, file=file, allowed_mentions=NO_MENTIONS,
+                     **_with_view(view))
+
+    async def replay_step(self, interaction: discord.Interaction, game_id: int, at: int) -> None:
+        """A ⏮ ◀ ▶ ⏭ click on a replay: the picture of that position, in place."""
+        await ack(interaction, silent=True)
+        g = await self.service.game(game_id)
+        if g is None:
+            await answer_privately(interaction, "That game no longer exists.")
+            return
+        names = await self.service.names(g.row.guild_id, g.row.seats)
+        steps = gamerecord.positions(g)
+        at = max(0, min(at, len(steps) - 1))
+        file = await images.board_file(steps[at], texts.colour_names(g, names), filename=f"game-{g.row.id}-{at}.png")
+        where = "the start" if at == 0 else f"turn {at} of {len(steps) - 1}"
+        await interaction.edit_original_response(
+            content=f"{texts.title(g)} — {where}.", attachments=[file],
+            view=stepper_view("replay", g.row.id, at, len(steps) - 1), allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="rules", description="How to play inpHeXion, Hex or Blind Hex")
     @app_commands.describe(game="which game (default inpHeXion)")
-    async def rules_cmd(self, interaction: discord.Interaction, game: GameName = "inphexion") -> None:
-        """A short, friendly explanation with an example picture."""
-        await ack(interaction)
-        text, file = await rules.explain(game)
-        embed = discord.Embed(title=f"How to play {GAME_TITLES[game]}", description=text, colour=EMBED_COLOUR)
+    @app_commands.choices(game=texts.GAME_CHOICES)
+    async def rules_cmd(self, interaction: discord.Interaction, game: str = "inphexion") -> None:
+        """A private step-by-step tutorial: pages with a picture of each step, ◀ ▶ to turn them."""
+        await ack(interaction, private=True)
+        if game not in GAME_TITLES:
+            await answer_privately(interaction, CHOOSE_A_GAME)
+            return
+        embed, file, view = await self._rules_page(game, 0)
+        await answer(interaction, private=True, embed=embed, file=file, view=view)
+
+    async def rules_page(self, interaction: discord.Interaction, game: str, index: int) -> None:
+        """A ◀ ▶ click in the tutorial: that page, in place."""
+        await ack(interaction, silent=True)
+        if game not in GAME_TITLES:
+            await answer_privately(interaction, CHOOSE_A_GAME)
+            return
+        embed, file, view = await self._rules_page(game, index)
+        await interaction.edit_original_response(embed=embed, attachments=[file], view=view)
+
+    async def _rules_page(self, game: str, index: int) -> tuple[discord.Embed, discord.File, discord.ui.View]:
+        pages = rules.pages(game)
+        index = max(0, min(index, len(pages) - 1))
+        file = await rules.page_picture(game, index)
+        embed = discord.Embed(title=f"How to play {GAME_TITLES[game]} — {index + 1}/{len(pages)}: "
+                                    f"{pages[index].title}", description=rules.page_text(game, index),
+                              colour=EMBED_COLOUR)
         embed.set_image(url=f"attachment://{file.filename}")
-        await answer(interaction, embed=embed, file=file)
+        view = stepper_view("rules", game, index, len(pages) - 1)
+        assert view is not None  # every game has several pages
+        return embed, file, view
 
 
-async def setup(bot: "HexBot") -> None:
+async def setup(bot: HexBot) -> None:
     """Load the cog."""
     await bot.add_cog(Info(bot))

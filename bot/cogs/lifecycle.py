@@ -15,7 +15,7 @@ from .. import access, texts
 from ..answers import ack, answer, answer_privately
 from ..choices import ClockName
 from ..present import MENTION_USERS, NO_MENTIONS, game_message, post_board, reply_with_result, result_message
-from ..service import CLOCKS, ClosedRequest, PlayResult, UserError, format_duration
+from ..service import CLOCKS, ClosedRequest, PlayResult, UserError
 from ..store import TimerRow
 from ..views import ClaimButton, TakebackButton, claim_view, register_buttons, takeback_view, unregister_buttons
 
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 class Lifecycle(commands.Cog):
     """Clocks, claims, takebacks, aborts, notifications and server settings."""
 
-    def __init__(self, bot: "HexBot") -> None:
+    def __init__(self, bot: HexBot) -> None:
         self.bot = bot
         bot.timers.on("reminder", self.on_reminder)
         bot.timers.on("deadline", self.on_deadline)
@@ -37,6 +37,10 @@ class Lifecycle(commands.Cog):
     @property
     def service(self):
         return self.bot.service
+
+    def _bot_id(self) -> int | None:
+        """This bot's user id (never pinged)."""
+        return self.bot.user.id if self.bot.user else None
 
     async def _post_result(self, interaction: discord.Interaction, result: PlayResult) -> None:
         await reply_with_result(interaction, result, partial(self.service.names, result.game.row.guild_id, result.game.row.seats),
@@ -63,14 +67,22 @@ class Lifecycle(commands.Cog):
         unregister_buttons(self.bot, TakebackButton, ClaimButton)
 
     async def claim_button(self, interaction: discord.Interaction, game_id: int) -> None:
-        """The Claim win button posted when time ran out."""
-        await ack(interaction)
+        """The Claim win button posted when time ran out; once the game is over the button goes."""
+        await ack(interaction, silent=True)  # the answer edits the button's message
         g = await self.service.game(game_id)
         if g is None or g.row.status != "active":
-            await answer_privately(interaction, "That game is already over.")
+            # Claimed (or ended) already, e.g. with /claim: nothing left to press.
+            await interaction.edit_original_response(
+                content=f"⌛ Time ran out in game #{game_id}; that game is over now.", view=None,
+                allowed_mentions=NO_MENTIONS)
             return
         result = await self.service.claim(g.row.channel_id, interaction.user.id)
-        await self._post_result(interaction, result)
+        names = await self.service.names(g.row.guild_id, g.row.seats)
+        await interaction.edit_original_response(
+            content=f"⌛ Time ran out in game #{game_id}: **{texts.clean(names[interaction.user.id])}** claimed the win.",
+            view=None, allowed_mentions=NO_MENTIONS)
+        message = await result_message(result, names, self.bot.clock.now(), self._bot_id())
+        await post_board(self.bot, partial(answer, interaction), message)
 
     # -- takeback ------------------------------------------------------------------------
     @app_commands.command(name="takeback", description="Ask to undo your last turn (before your opponent moves)")
@@ -85,7 +97,8 @@ class Lifecycle(commands.Cog):
         tb, g = await self.service.request_takeback(interaction.channel_id or 0, interaction.user.id)
         if tb.status == "accepted":  # against the computer: granted at once
             names = await self.service.names(g.row.guild_id, g.row.seats)
-            message = await game_message(g, names, f"Takeback: `{tb.undone}` was undone.", now=self.bot.clock.now())
+            message = await game_message(g, names, f"Takeback: `{tb.undone}` was undone.", now=self.bot.clock.now(),
+                                         actor=interaction.user.id, bot_id=self._bot_id())
             await post_board(self.bot, partial(answer, interaction), message)
             return
         opponent = next(u for u in g.row.seats if u != interaction.user.id)
@@ -110,7 +123,9 @@ class Lifecycle(commands.Cog):
             return
         await self._edit_request(interaction, content=f"Takeback accepted: undid `{tb.undone}`.", view=None)
         names = await self.service.names(g.row.guild_id, g.row.seats)
-        message = await game_message(g, names, f"Takeback: `{tb.undone}` was undone.", now=self.bot.clock.now())
+        message = await game_message(g, names, f"Takeback: `{tb.undone}` was undone.", now=self.bot.clock.now(),
+                                     happened=f"Takeback accepted: `{tb.undone}` was undone",
+                                     actor=interaction.user.id, bot_id=self._bot_id())
         await post_board(self.bot, partial(answer, interaction), message)
 
     @staticmethod
@@ -152,7 +167,7 @@ class Lifecycle(commands.Cog):
     @app_commands.describe(
         clock="default time per move for new challenges",
         challenge_minutes="how long a challenge stays open (minutes)",
-        threads="play every game in its own thread",
+        threads="give every game its own thread where I can make one (default yes)",
     )
     async def settings(
         self,
@@ -191,11 +206,11 @@ class Lifecycle(commands.Cog):
         g = await self.service.due_game(timer.ref_id, timer.payload)
         if g is None or (g.row.deadline or 0) <= self.bot.clock.now():
             return  # after a long downtime the deadline itself is the news
-        left = format_duration((g.row.deadline or 0) - self.bot.clock.now())
+        due = texts.relative_time(g.row.deadline or 0)
         for user_id in g.users_to_move():
             if self.bot.user is not None and user_id == self.bot.user.id:
                 continue  # the computer needs no reminder
-            text = f"⏰ <@{user_id}>, your move in game #{g.row.id} — {left} left."
+            text = f"⏰ <@{user_id}>, your move in game #{g.row.id} — time runs out {due}."
             if await self.service.wants_dm(user_id):
                 try:
                     user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
@@ -223,7 +238,7 @@ class Lifecycle(commands.Cog):
             except UserError:
                 return  # a move got in just before the deadline
             names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
-            message = await result_message(result, names, self.bot.clock.now())
+            message = await result_message(result, names, self.bot.clock.now(), self._bot_id())
             await post_board(self.bot, channel.send, message)
             return
         await channel.send(
@@ -238,12 +253,13 @@ class Lifecycle(commands.Cog):
         if result is None:
             return
         names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
-        message = await game_message(result.game, names, texts.turn_caption(result, names), now=self.bot.clock.now())
+        message = await game_message(result.game, names, texts.turn_caption(result, names), now=self.bot.clock.now(),
+                                     happened="No move for 30 days: the game is closed", bot_id=self._bot_id())
         channel = await self._channel(result.game.row.channel_id)
         await post_board(self.bot, channel.send, message)
 
 
-async def setup(bot: "HexBot") -> None:
+async def setup(bot: HexBot) -> None:
     """Load the cog."""
     await bot.add_cog(Lifecycle(bot))
 

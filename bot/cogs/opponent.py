@@ -15,7 +15,7 @@ from discord.ext import commands
 import engine
 
 from .. import texts
-from ..present import MENTION_USERS, post_board, result_message
+from ..present import MENTION_USERS, NO_MENTIONS, mid_turn_text, post_board, result_message
 from ..service import ActiveGame, GameService, PlayResult, UserError
 
 if TYPE_CHECKING:
@@ -128,16 +128,20 @@ class Opponent(commands.Cog):
         except Exception:
             log.exception("game %d: the AI failed to move", game_id)
 
+    async def _names(self, g: ActiveGame) -> dict[int, str]:
+        return await self.service.names(g.row.guild_id, g.row.seats)
+
     async def _announce(self, g: ActiveGame, colour: str, result: PlayResult) -> None:
         """Post the AI's action like a person's: the board, or only "has chosen" for a secret choice."""
         channel = await self.bot.messageable(g.row.channel_id)
         if result.secret:
-            names = await self.service.names(g.row.guild_id, g.row.seats)
+            names = await self._names(g)
             await channel.send(f"{texts.player(result.game, colour, names)} has chosen.",
                                allowed_mentions=MENTION_USERS)
+        elif texts.mid_writing_turn(result):
+            await channel.send(mid_turn_text(result, await self._names(g)), allowed_mentions=NO_MENTIONS)
         else:
-            names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
-            message = await result_message(result, names, self.bot.clock.now())
+            message = await result_message(result, await self._names(g), self.bot.clock.now(), self.bot.user_id)
             await post_board(self.bot, channel.send, message)
 
 

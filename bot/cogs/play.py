@@ -157,8 +157,10 @@ class Play(commands.Cog):
             # Our own "thinking…" (a /move): answer it privately. A Play panel has answered already.
             await answer_privately(interaction, secret_line(result))
         names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
-        waiting = result.game.position.to_move
-        other = " and ".join(f"<@{result.game.user_of(c)}>" for c in waiting)
+        waiting = [result.game.user_of(c) for c in result.game.position.to_move]
+        me = self.bot.user.id if self.bot.user else None
+        # the computer is never pinged: it is named instead
+        other = " and ".join("the computer" if u == me else f"<@{u}>" for u in waiting)
         await answer(interaction, f"{texts.player(result.game, result.colour, names)} has chosen. Waiting for {other}.",
                      allowed_mentions=MENTION_USERS)
 
@@ -179,7 +181,8 @@ class Play(commands.Cog):
         await ack(interaction)
         game = await self.service.game_in(interaction.channel_id or 0)
         if game is None:
-            await answer_privately(interaction, "There is no game in progress in this channel. Start one with `/challenge`.")
+            await answer_privately(interaction,
+                                   await self.service.no_game_here(interaction.channel_id or 0, interaction.user.id))
             return
         await self.post_position(interaction, game)
 
@@ -187,8 +190,9 @@ class Play(commands.Cog):
         """Post a game's current position publicly as the (deferred) answer to ``interaction``."""
         names = await self.service.names(game.row.guild_id, game.row.seats)
         moves = len(game.position.public_record())
-        message = await game_message(game, names, f"Position after {moves} action{'s' if moves != 1 else ''}.",
-                                     now=self.bot.clock.now())
+        # Showing the board again is no news: nobody is pinged (a spectator may have asked).
+        message = await game_message(game, names, f"Position after {texts.plural(moves, 'action')}.",
+                                     now=self.bot.clock.now(), ping=False)
         await post_board(self.bot, partial(answer, interaction), message)
 
     @app_commands.command(name="resign", description="Resign this channel's game (your opponent wins)")

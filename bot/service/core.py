@@ -109,11 +109,21 @@ class ServiceCore:
             return None
         return ActiveGame(row, (await self._position(row)).copy())
 
-    async def _require_game(self, channel_id: int) -> GameRow:
+    async def _require_game(self, channel_id: int, user_id: int | None = None) -> GameRow:
         row = await self.store.active_game_in(channel_id)
         if row is None:
-            raise UserError("There is no game in progress in this channel. Start one with `/challenge`.")
+            raise UserError(await self.no_game_here(channel_id, user_id))
         return row
+
+    async def no_game_here(self, channel_id: int, user_id: int | None) -> str:
+        """What to tell someone who acts in a channel without a game: where their game is,
+        when it lives in a thread of this channel."""
+        if user_id is not None:
+            threads = [r.channel_id for r in await self.store.active_games()
+                       if r.parent_id == channel_id and user_id in r.seats]
+            if threads:
+                return f"Your game is in {' and '.join(f'<#{t}>' for t in threads)} — play there."
+        return "There is no game in progress in this channel. Start one with `/challenge`."
 
     @contextlib.asynccontextmanager
     async def _players_game(self, channel_id: int, user_id: int, refusal: str) -> AsyncIterator[tuple[GameRow, Position, str]]:
@@ -123,7 +133,7 @@ class ServiceCore:
         and the position is the kept one, not a copy: callers never change it in place.
         """
         async with self._game_locks.lock(channel_id):
-            row = await self._require_game(channel_id)
+            row = await self._require_game(channel_id, user_id)
             pos = await self._position(row)
             colour = ActiveGame(row, pos).colour_of(user_id)
             if colour is None:

@@ -6,7 +6,7 @@ import json
 
 from engine import Outcome, Reason
 
-from .clocks import ABANDON_AFTER, CLOCKS, format_duration
+from .clocks import ABANDON_AFTER, CLOCKS
 from .errors import UserError
 from .moves import MovesService
 from .values import ActiveGame, PlayResult
@@ -62,7 +62,8 @@ class TimedService(MovesService):
                 raise UserError("It's your turn — only the player waiting for a late opponent can claim.")
             left = row.deadline - self.clock()
             if left > 0:
-                raise UserError(f"Your opponent still has {format_duration(left)} to move.")
+                # a Discord timestamp: it stays true whenever the answer is read
+                raise UserError(f"Your opponent's time runs out <t:{int(row.deadline)}:R>; you can claim then.")
             trial = pos.copy()
             trial.finish(Outcome(colour, Reason.TIMEOUT))
             result = PlayResult(ActiveGame(row, trial), pos, user_id, colour, [])

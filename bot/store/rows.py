@@ -97,7 +97,7 @@ class GuildSettings:
     guild_id: int
     default_clock: str = "3d"
     challenge_minutes: int = 15
-    always_thread: bool = False
+    always_thread: bool = True  # a game gets its own thread where one can be made (issue 14)
 
 
 @dataclass(frozen=True, slots=True)

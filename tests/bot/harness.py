@@ -87,7 +87,11 @@ class Harness:
         return await self.slash(user, "move", channel, action=action)
 
     async def challenge(self, user: FakeMember, opponent: FakeMember, game: str, **options) -> InteractionResult:
-        """``/challenge`` and return the public challenge message's result."""
+        """``/challenge`` and return the public challenge message's result.
+
+        The game is played in the channel itself unless ``thread`` is given (the server's
+        default is a thread per game), so tests see its messages where they look."""
+        options.setdefault("thread", False)
         return await self.slash(user, "challenge", opponent=opponent, game=game, **options)
 
     async def start_game(self, challenger: FakeMember, opponent: FakeMember, game: str, **options) -> FakeMessage:

@@ -273,7 +273,8 @@ def invoker(live: LiveBot, name: str):
 async def start_hex_game(live: LiveBot) -> None:
     """A Hex 5×5 game in #games with alice to move, so /move text reaches the parser."""
     w = live.world
-    r = await live.fake.slash(w.alice, w.channel, "challenge", opponent=w.bob, game="hex", size=5, seat="first")
+    r = await live.fake.slash(w.alice, w.channel, "challenge", opponent=w.bob, game="hex", size=5, seat="first",
+                              thread=False)
     await live.fake.click(w.bob, r, next(c for c in r.custom_ids if c.endswith(":accept")))
     await live.fake.wait_for(lambda m: m.channel is w.channel and any(n.endswith(".png") for n in m.files))
     await board_registered(live, w.channel)
@@ -287,7 +288,7 @@ async def start_games(live: LiveBot) -> dict[str, Any]:
     await start_hex_game(live)
     for game in ("inphexion", "blindhex"):
         channel = channels[game]
-        r = await live.fake.slash(w.alice, channel, "challenge", opponent=w.bob, game=game, seat="first")
+        r = await live.fake.slash(w.alice, channel, "challenge", opponent=w.bob, game=game, seat="first", thread=False)
         assert not r.ephemeral, r.content
         await live.fake.click(w.bob, r, next(c for c in r.custom_ids if c.endswith(":accept")))
         await live.fake.wait_for(lambda m, ch=channel: m.channel is ch and any(n.endswith(".png") for n in m.files))
@@ -468,7 +469,8 @@ def test_hostile_nicknames_never_ping_or_break_a_game(database_url, caplog):
         async def round_with(nick: str) -> None:
             w.alice.nick = nick
             first_request, first_message = len(fake.requests), max(fake.message_index, default=0)
-            r = await fake.slash(w.alice, w.channel, "challenge", opponent=w.bob, game="hex", size=3, seat="first")
+            r = await fake.slash(w.alice, w.channel, "challenge", opponent=w.bob, game="hex", size=3, seat="first",
+                                 thread=False)
             assert not r.ephemeral, r.content
             await fake.click(w.bob, r, next(c for c in r.custom_ids if c.endswith(":accept")))
             await fake.wait_for(lambda m: m.channel is w.channel and any(n.endswith(".png") for n in m.files)

@@ -66,7 +66,8 @@ def reached(inter: FakeInteraction | None) -> InteractionResult | None:
 
 def is_success(line: Line, r: InteractionResult) -> bool:
     if not r.ephemeral:
-        return any(n.endswith(".png") for n in r.attachments)
+        # a board, or words for a Blind Hex letter after which the same player writes again
+        return any(n.endswith(".png") for n in r.attachments) or " wrote at " in (r.content or "")
     return "You chose" in (r.content or "")  # a Blind Hex choice, confirmed privately until the reveal
 
 
@@ -125,7 +126,7 @@ class CrashRun:
 
     async def post_challenge(self, i: int, slot: Slot) -> None:
         a, b = slot.players
-        options = {"opponent": b, "game": slot.game}
+        options = {"opponent": b, "game": slot.game, "thread": False}  # played in the slot's channel
         if slot.size:
             options["size"] = slot.size
         inter = await self.slash(a, slot.channel, "challenge", **options)

@@ -108,7 +108,8 @@ async def step(fake: FakeDiscord, url: str, t: Table, rng: random.Random) -> Non
     """One move (or a new game) at this table; returns when it was answered or its process died."""
     if t.game_id is None or query(url, "SELECT status FROM games WHERE id = ?", t.game_id) != [("active",)]:
         a, b = t.players
-        r = await fake.slash(a, t.channel, "challenge", opponent=b, game="hex", size=5, seat="first", rated=True)
+        r = await fake.slash(a, t.channel, "challenge", opponent=b, game="hex", size=5, seat="first", rated=True,
+                             thread=False)
         accept = next(c for c in r.custom_ids if c.endswith(":accept"))
         await fake.click(b, r, accept)
         t.game_id = query(url, "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", t.channel.id)[0][0]

@@ -23,7 +23,7 @@ async def test_leaderboard_ranks_players_with_rating_deviation_and_record(harnes
     lines = r.embed["description"].splitlines()
     assert "alice" in lines[0] and "±" in lines[0] and "1–0" in lines[0]
     assert "bob" in lines[1] and "0–1" in lines[1]
-    assert "?" in lines[0]  # one game: still provisional
+    assert lines[0].count("provisional") == 1 and "?" not in lines[0]  # one game: still provisional, said once
 
 
 async def test_an_empty_leaderboard_says_so_privately(harness):
@@ -39,8 +39,8 @@ async def test_stats_show_rating_games_and_recent_results(harness):
         await win_hex(harness, w.alice, w.bob)
         r = await harness.slash(w.carol, "stats", player=w.bob)
     fields = {f["name"]: f["value"] for f in r.embed["fields"]}
-    assert "1 games · 0 won · 1 lost" in fields["Hex"]
-    assert "lost (connection)" in fields["Recent games"]
+    assert "1 game · 0 won · 1 lost" in fields["Hex"]
+    assert "lost to alice (connection)" in fields["Recent games"]
 
 
 async def test_games_lists_games_in_progress_with_whose_turn(harness):
@@ -61,12 +61,20 @@ async def test_record_is_a_text_file_that_the_engine_cli_replays(harness, tmp_pa
         g = (await harness.slash(w.carol, "history")).embed["description"]
         game_id = int(g.split("#")[1].split()[0])
         r = await harness.slash(w.carol, "record", game=game_id)
-    (name, data), = r.attachments.items()
-    text = data.decode()
+    text = r.attachments[f"game-{game_id}.txt"].decode()
     record = engine.Record.from_text(text)
     assert record.actions == ["a1", "e1", "a2", "e2", "a3", "e3", "a4", "e4", "a5"]
     assert record.replay().outcome.winner == "black"
     assert "# black: alice" in text
+
+
+async def test_history_says_who_beat_whom_and_how(harness):
+    w = harness.world
+    async with harness.running():
+        await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first", swap=False)
+        await win_hex(harness, w.alice, w.bob)
+        g = (await harness.slash(w.carol, "history")).embed["description"]
+    assert "alice beat bob (connection)" in g and "<@" not in g
 
 
 async def test_record_of_an_unknown_game_is_refused_privately(harness):
@@ -86,11 +94,31 @@ async def test_replay_is_an_animated_gif(harness):
     assert name.endswith(".gif") and data.startswith(b"GIF8")
 
 
-async def test_rules_explain_each_game_with_a_picture(harness):
+async def test_rules_answer_privately_with_a_first_page_and_a_picture_for_each_game(harness):
     async with harness.running():
         replies = [await harness.slash(harness.world.alice, "rules", game=g) for g in ("inphexion", "hex", "blindhex")]
-    assert [r.embed["title"] for r in replies] == ["How to play inpHeXion", "How to play Hex", "How to play Blind Hex"]
-    assert all(png_of(r) for r in replies)
+    assert [r.embed["title"].split(" — ")[0] for r in replies] == \
+        ["How to play inpHeXion", "How to play Hex", "How to play Blind Hex"]
+    assert all(r.ephemeral and png_of(r) for r in replies)
+    assert all("Coordinates" in r.embed["title"] or "The board" in r.embed["title"] for r in replies)
+
+
+async def test_the_rules_tutorial_turns_its_pages_with_buttons_each_with_its_own_picture(harness):
+    from bot import rules
+
+    alice = harness.world.alice
+    async with harness.running():
+        first = await harness.slash(alice, "rules", game="inphexion")
+        pictures, titles = [png_of(first)], [first.embed["title"]]
+        message = first.message
+        for _ in range(len(rules.pages("inphexion")) - 1):
+            nxt = next(c for c in message.custom_ids if c.endswith(":next"))
+            step = await harness.fake.click(alice, message, nxt)
+            pictures.append(png_of(step))
+            titles.append(step.embed["title"])
+    assert titles[3].endswith("A surround and its relocation")
+    assert len(set(pictures)) == len(pictures)  # every step has its own picture
+    assert "Variants:" in step.embed["description"] and message.component(nxt).disabled
 
 
 async def test_a_blind_hex_game_starts_with_the_cut_announced(harness):

@@ -26,10 +26,10 @@ def after(h, message_id: int):
     return lambda m: m.id > message_id and not m.ephemeral and m.channel is h.channel
 
 
-async def test_the_caption_shows_the_time_left_on_the_default_3_day_clock(harness):
+async def test_the_caption_shows_the_time_left_as_a_discord_timestamp_on_the_default_3_day_clock(harness, clock):
     async with harness.running():
         board = await new_game(harness)
-    assert "3d left to move" in board.embeds[0]["description"]
+    assert f"Move due <t:{int(clock.now() + 3 * DAY)}:R> (3d per move)" in board.embeds[0]["description"]
 
 
 async def test_the_player_is_reminded_when_a_quarter_of_their_time_is_left(harness, clock):
@@ -39,7 +39,7 @@ async def test_the_player_is_reminded_when_a_quarter_of_their_time_is_left(harne
         clock.advance(0.75 * DAY + 1)
         reminder = await harness.fake.wait_for(lambda m: m.id > board.id and "your move" in m.content)
     assert mentions(reminder.content) == [w.alice.id]
-    assert "left" in reminder.content
+    assert f"<t:{int(clock.now() + 0.25 * DAY - 1)}:R>" in reminder.content
 
 
 async def test_a_player_who_asked_for_dms_is_reminded_by_direct_message(harness, clock):
@@ -70,12 +70,15 @@ async def test_when_time_is_up_the_waiting_player_gets_a_claim_button_and_wins_o
         await harness.move(w.alice, "c3")
         clock.advance(3600 + 1)
         expiry = await harness.fake.wait_for(lambda m: m.id > board.id and "Time is up" in m.content)
+        pinged = mentions(expiry.content)
         button = expiry.components[0]["components"][0]["custom_id"]
         late = await harness.fake.click(w.bob, expiry, button)
-        claimed = await harness.fake.click(w.alice, expiry, button)
-    assert mentions(expiry.content) == [w.bob.id, w.alice.id]
+        await harness.fake.click(w.alice, expiry, button)
+        claimed = await harness.fake.wait_for(
+            lambda m: m.id > expiry.id and bool(m.embeds) and "claims the win" in m.embeds[0]["description"])
+    assert pinged == [w.bob.id, w.alice.id]
     assert late.ephemeral  # the late player can't claim
-    assert "claims the win on time" in claimed.embed["description"]
+    assert "claims the win on time" in claimed.embeds[0]["description"]
 
 
 async def test_the_waiting_player_claims_the_win_on_time(harness, clock):
@@ -95,9 +98,10 @@ async def test_claiming_before_time_is_up_says_how_much_is_left(harness, clock):
     async with harness.running():
         await new_game(harness, clock="1h")
         await harness.move(w.alice, "c3")
+        deadline = clock.now() + 3600
         clock.advance(600)
         r = await harness.slash(w.alice, "claim")
-    assert r.ephemeral and "50m" in r.content
+    assert r.ephemeral and f"<t:{int(deadline)}:R>" in r.content
 
 
 async def test_the_late_player_may_still_move_until_the_claim(harness, clock):
@@ -119,8 +123,10 @@ async def test_a_deadline_set_before_a_restart_expires_after_it(harness, clock):
     clock.advance(3600 + 1)
     async with harness.running():  # new client, same database: the timer row is still there
         expiry = await harness.fake.wait_for(lambda m: m.id > board.id and "Time is up" in m.content)
-        r = await harness.fake.click(w.bob, expiry, expiry.components[0]["components"][0]["custom_id"])
-    assert "claims the win on time" in r.embed["description"]
+        await harness.fake.click(w.bob, expiry, expiry.components[0]["components"][0]["custom_id"])
+        r = await harness.fake.wait_for(
+            lambda m: m.id > expiry.id and bool(m.embeds) and "claims the win" in m.embeds[0]["description"])
+    assert "claims the win on time" in r.embeds[0]["description"]
 
 
 async def test_after_a_downtime_past_the_deadline_only_the_deadline_is_announced(harness, clock):
@@ -268,13 +274,13 @@ async def test_settings_refuse_a_member_without_manage_server_even_if_the_server
     assert r.ephemeral and "Manage Server" in r.content
 
 
-async def test_server_settings_set_the_default_clock_and_threads(harness):
+async def test_server_settings_set_the_default_clock_and_turn_threads_off(harness):
     w = harness.world
     async with harness.running():
-        r = await harness.slash(w.admin, "settings", clock="1h", threads=True, challenge_minutes=5)
-        challenge = await harness.challenge(w.alice, w.bob, "hex", size=5)
+        r = await harness.slash(w.admin, "settings", clock="1h", threads=False, challenge_minutes=5)
+        challenge = await harness.slash(w.alice, "challenge", opponent=w.bob, game="hex", size=5)
     assert r.ephemeral and "1h" in r.content
-    assert "1h per move" in challenge.content and "in a new thread" in challenge.content
+    assert "1h per move" in challenge.content and "in a new thread" not in challenge.content
 
 
 async def test_a_game_without_a_clock_is_closed_as_abandoned_after_30_days(harness, clock):

@@ -75,7 +75,7 @@ async def test_a_relocation_turn_can_be_played_in_two_moves(harness):
         second = await harness.move(mover, relocations[0])
         g = await current(harness)
     assert "relocate" in first.embed["description"].lower()
-    assert mover.id in mentions(first.content)
+    assert mover.id not in mentions(first.content)  # who just acted is never pinged
     assert not second.ephemeral and "relocated" in second.embed["description"]
     assert g.position.actions == prefix + [surround, relocations[0]]
 
@@ -193,14 +193,14 @@ async def test_a_move_without_a_game_says_how_to_start_one(harness):
     assert r.ephemeral and "/challenge" in r.content
 
 
-async def test_board_reposts_the_position(harness):
+async def test_board_reposts_the_position_and_pings_nobody(harness):
     w = harness.world
     async with harness.running():
         await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first")
         await harness.move(w.alice, "c3")
         r = await harness.slash(w.carol, "board")
     assert not r.ephemeral and png_of(r)
-    assert w.bob.id in mentions(r.content)
+    assert mentions(r.content) == []
 
 
 async def test_resigning_ends_the_game_for_the_opponent(harness):
@@ -268,4 +268,4 @@ async def test_a_dev_guild_gets_the_commands_synced_to_it(harness):
         r = await harness.slash(harness.world.alice, "rules", game="hex")
     assert harness.fake.sync_count(guild) == 1 and harness.fake.sync_count(None) == 0
     assert "move" in harness.fake.synced_commands(guild)
-    assert not r.ephemeral
+    assert r.ephemeral and png_of(r)  # the tutorial answers privately

@@ -15,12 +15,12 @@ async def test_a_game_message_has_the_board_picture_the_title_and_whose_turn_it_
     assert message.embed.title == "Hex 5×5 · game #1"
     assert message.embed.colour == EMBED_COLOUR
     assert message.embed.description.startswith("Game #1 begins!\n")
-    assert message.content == f"<@{ALICE}>, your turn"
+    assert message.content == f"your turn, <@{ALICE}>."
 
 
-async def test_the_message_of_a_finished_game_mentions_nobody():
+async def test_the_message_of_a_finished_game_mentions_both_players():
     pos = engine.new_game("hex", 5)
     pos.finish(engine.Outcome("white", engine.Reason.RESIGNATION))
     message = await game_message(game(pos), {ALICE: "alice", BOB: "bob"})
-    assert message.content == ""
+    assert message.content == f"game over, <@{ALICE}> and <@{BOB}>."
     assert "🏆" in message.embed.description

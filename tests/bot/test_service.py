@@ -43,6 +43,8 @@ def service(store, clock):
 def request(**kw) -> ChallengeRequest:
     base = dict(guild_id=GUILD, channel_id=CHANNEL, channel_is_thread=False, challenger_id=ALICE, opponent_id=BOB,
                 opponent_is_bot=False, game="hex", size=5, seat="first")
+    if "channel_can_thread" not in kw:
+        base["thread"] = False  # played right here (the server's default is a thread per game)
     base.update(kw)
     return ChallengeRequest(**base)
 
@@ -300,7 +302,6 @@ async def test_a_thread_is_refused_where_threads_cannot_be_made(service):
 
 
 async def test_the_servers_thread_default_is_skipped_where_threads_cannot_be_made(service, store):
-    await service.update_guild_settings(request().guild_id, always_thread=True)
     ch = await service.create_challenge(request(channel_can_thread=False))
     assert not ch.thread
 

@@ -71,7 +71,8 @@ def places(fake_discord) -> list[Place]:
 
 
 async def start_game(h: Harness, place: Place) -> None:
-    r = await h.slash(place.alice, "challenge", place.channel, opponent=place.bob, game="hex", size=5, seat="first")
+    r = await h.slash(place.alice, "challenge", place.channel, opponent=place.bob, game="hex", size=5, seat="first",
+                      thread=False)
     assert not r.ephemeral, r.content
     accept = next(c for c in r.custom_ids if c.endswith(":accept"))
     await h.fake.click(place.bob, r, accept)
@@ -153,7 +154,7 @@ async def test_a_challenge_expiry_fires_once_with_two_processes_on_every_shard(f
     h = Harness(fake_discord, pg_url, clock)
     place = places[0]
     async with processes(fake_discord, pg_url, clock, [None]):
-        r = await h.slash(place.alice, "challenge", place.channel, opponent=place.bob, game="hex", size=5)
+        r = await h.slash(place.alice, "challenge", place.channel, opponent=place.bob, game="hex", size=5, thread=False)
         assert not r.ephemeral
         # A second process that also runs every shard (a reshard in progress): both timer drivers race.
         async with processes(fake_discord, pg_url, clock, [None]):
@@ -175,7 +176,7 @@ async def test_a_reminder_fires_once_on_the_shard_that_owns_the_game(fake_discor
     place = places[1]
     async with processes(fake_discord, pg_url, clock, SHARDS):
         r = await h.slash(place.alice, "challenge", place.channel, opponent=place.bob, game="hex", size=5,
-                          seat="first", clock="1h")
+                          seat="first", clock="1h", thread=False)
         accept = next(c for c in r.custom_ids if c.endswith(":accept"))
         await fake_discord.click(place.bob, r, accept)
         await fake_discord.wait_for(lambda m: m.channel is place.channel and "begins" in str(m.embeds))
@@ -204,7 +205,7 @@ async def test_the_computer_resumes_only_games_on_its_own_shards(fake_discord, p
     async with processes(fake_discord, pg_url, clock, [None], ai=StalledAI()):
         for place in places:
             r = await h.slash(place.alice, "challenge", place.channel, opponent=fake_discord.bot_member(place.guild),
-                              game="hex", size=5, seat="second")
+                              game="hex", size=5, seat="second", thread=False)
             assert not r.ephemeral, r.content
         await fake_discord.settle()
     games = dict(query(pg_url, "SELECT guild_id, id FROM games WHERE ai_level IS NOT NULL"))

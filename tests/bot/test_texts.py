@@ -38,12 +38,13 @@ def test_other_refusals_are_their_message():
 def test_each_kind_of_action_is_described_in_words():
     inp = engine.new_game("inphexion", 5)
     hexg = engine.new_game("hex", 5, ["swap"])
+    hexg.play("c3")
     blind = engine.new_game("blindhex", first="x")
     assert texts.describe_action(inp, "c3") == "placed on c3"
     assert texts.describe_action(inp, "c4 d4") == "moved c4→d4 and placed on c4"
     assert texts.describe_action(inp, "b2>e5") == "relocated b2→e5"
     assert texts.describe_action(hexg, "c3") == "played c3"
-    assert texts.describe_action(hexg, "swap") == "swapped colours (pie rule)"
+    assert texts.describe_action(hexg, "swap") == "swapped colours (pie rule) and now plays black"
     assert texts.describe_action(blind, "aside 4+5") == "set 4 and 5 aside"
     assert texts.describe_action(blind, "x:1+4") == "chose 1+4"
     assert texts.describe_action(blind, "f6") == "wrote at f6"
@@ -63,4 +64,4 @@ def test_no_clock_line_for_a_game_without_a_deadline():
 
 def test_the_clock_line_says_how_long_is_left():
     g = game(engine.new_game("hex", 5), clock="1d", deadline=7200.0)
-    assert texts.clock_line(g, now=0.0) == "⏱ 2h left to move (1d per move)"
+    assert texts.clock_line(g, now=0.0) == "⏱ Move due <t:7200:R> (1d per move)"

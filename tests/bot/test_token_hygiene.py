@@ -56,7 +56,8 @@ async def test_the_token_never_leaves_the_authorization_header(tmp_path):
         await fake.wait_until_connected(timeout=30)
         await fake.wait_for_request(lambda r: r.method == "PUT" and "/commands" in r.path, timeout=30)
         await fake.slash(w.alice, w.channel, "rules", game="hex")
-        r = await fake.slash(w.alice, w.channel, "challenge", opponent=w.bob, game="hex", size=5, seat="first")
+        r = await fake.slash(w.alice, w.channel, "challenge", opponent=w.bob, game="hex", size=5, seat="first",
+                             thread=False)
         accept = [c for c in r.custom_ids if c.endswith(":accept")]
         if accept:
             await fake.click(w.bob, r, accept[0])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.controls import BoardButton, PanelButton, PanelSelect
 from bot.present import SORRY
-from bot.views import ChallengeButton, ClaimButton, TakebackButton
+from bot.views import ChallengeButton, ClaimButton, GameOverButton, PageButton, RematchButton, TakebackButton
 
 
 async def test_a_challenge_button_is_rebuilt_from_its_custom_id():
@@ -30,8 +30,9 @@ async def test_each_cog_registers_its_own_buttons(harness):
         await bot.remove_cog("Lifecycle")
         left = set(bot.button_handlers)
     controls = {BoardButton, PanelButton, PanelSelect}
-    assert registered == {ChallengeButton, TakebackButton, ClaimButton} | controls
-    assert left == {ChallengeButton} | controls
+    mine = {RematchButton, GameOverButton, PageButton}
+    assert registered == {ChallengeButton, TakebackButton, ClaimButton} | controls | mine
+    assert left == {ChallengeButton} | controls | mine
 
 
 async def test_a_click_whose_cog_is_not_loaded_gets_a_private_apology(harness):

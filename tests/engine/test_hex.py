@@ -246,9 +246,9 @@ def test_swap_without_the_variant_is_illegal():
     assert pos.actions == ["c2"]
 
 
-def test_swap_is_reported_as_whites_turn():
+def test_swap_is_reported_with_the_swappers_new_colour_black():
     turn = play(new_game("hex", 5, ["swap"]), "c2", "swap").last_turn()
-    assert (turn.player, turn.swapped, turn.placed) == ("white", True, ())
+    assert (turn.player, turn.swapped, turn.placed) == ("black", True, ())
 
 
 # -- swap-pieces -------------------------------------------------------------------------------

@@ -40,10 +40,11 @@ def _expected_error(pos, text: str) -> type[ActionError] | None:
     if line == "swap":
         return IllegalActionError
     try:
-        pos.grid.parse(line)
+        cell = pos.grid.parse(line)
     except NotationError:
         return NotationError
-    return IllegalActionError
+    # "a01" names a1: legal when a1 is
+    return None if pos.grid.name(cell) in pos.legal_actions() else IllegalActionError
 
 
 @SETTINGS

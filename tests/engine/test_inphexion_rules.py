@@ -348,9 +348,9 @@ def test_the_last_turn_shows_relocations_made_and_pending():
     assert last.text == "c3 c4 b3>a5"
 
 
-def test_the_last_turn_of_a_swap_says_so():
+def test_the_last_turn_of_a_swap_says_so_and_names_the_swappers_new_colour():
     pos = play(new_game("inphexion", 7, ["pie"]), "d4", "swap")
-    assert pos.last_turn() == LastTurn("black", swapped=True, text="swap")
+    assert pos.last_turn() == LastTurn("white", swapped=True, text="swap")
 
 
 def test_the_last_turn_text_is_the_whole_turn():
