@@ -86,8 +86,14 @@ def relative_time(ts: float) -> str:
 def next_step(game: ActiveGame, names: dict[int, str], now: float | None = None) -> str:
     """Lines for the description about what happens next (with time left at ``now``)."""
     _, step = _next_step(game, names)
+    if "`/move" in step:
+        step += PLAY_HINT  # the phone player's way: the Play button under the newest board
     clock = clock_line(game, now)
     return f"{step}\n{clock}" if clock else step
+
+
+#: how to act without typing, after every hint that shows a ``/move``
+PLAY_HINT = " — or tap **Play**"
 
 
 def mention_list(user_ids: list[int]) -> str:

@@ -103,7 +103,7 @@ class Tapper:
         deadline = asyncio.get_running_loop().time() + timeout
         while True:
             fresh = [m for m in self.fake.messages(self.channel)[count:] if not m.ephemeral and not m.loading]
-            done = [m for m in fresh if m.files or "has chosen" in (m.content or "")]
+            done = [m for m in fresh if m.files or any(w in (m.content or "") for w in ("has chosen", " wrote at "))]
             if done:
                 return done[0]
             if asyncio.get_running_loop().time() > deadline:

@@ -107,6 +107,9 @@ async def play_by_taps(h: Harness, game: str, script: Callable[[str | None], lis
         if secret:
             assert "has chosen" in message.content and not message.files, message.content
             assert action.split(":")[1] not in message.content
+        elif not message.files:
+            # Blind Hex, a letter with more to write in the same turn: words only; the last board keeps Play.
+            assert f"wrote at {action}" in message.content and "tap **Play**" in message.content, message.content
         else:
             assert png_of(message).startswith(b"\x89PNG")
             text = message.embeds[0]["description"]

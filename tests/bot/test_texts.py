@@ -65,3 +65,9 @@ def test_no_clock_line_for_a_game_without_a_deadline():
 def test_the_clock_line_says_how_long_is_left():
     g = game(engine.new_game("hex", 5), clock="1d", deadline=7200.0)
     assert texts.clock_line(g, now=0.0) == "⏱ Move due <t:7200:R> (1d per move)"
+
+
+def test_a_hint_that_shows_a_typed_move_also_offers_the_play_button():
+    step = texts.next_step(game(engine.new_game("hex", 5)), {ALICE: "alice", BOB: "bob"})
+    assert "`/move c3`" in step
+    assert step.endswith(texts.PLAY_HINT)
