@@ -90,9 +90,9 @@ class Challenges(commands.Cog):
             guild_id=interaction.guild_id or 0,
             channel_id=interaction.channel_id or 0,
             channel_is_thread=isinstance(interaction.channel, discord.Thread),
-            # by default a game gets a thread where the bot can make one (and post in it)
-            channel_can_thread=isinstance(interaction.channel, discord.TextChannel)
-            and interaction.app_permissions.create_public_threads
+            channel_can_thread=isinstance(interaction.channel, discord.TextChannel),
+            # by default a game gets a thread only where the bot can make one (and post in it)
+            bot_can_thread=interaction.app_permissions.create_public_threads
             and interaction.app_permissions.send_messages_in_threads,
             challenger_id=interaction.user.id,
             opponent_id=opponent.id,

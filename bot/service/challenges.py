@@ -142,7 +142,7 @@ class ChallengesService(ServiceCore):
     def _wants_thread(req: ChallengeRequest, settings: GuildSettings) -> bool:
         """Whether the game gets a thread of its own: the option, else the server's default where possible."""
         if req.thread is None:
-            return settings.always_thread and req.channel_can_thread and not req.channel_is_thread
+            return settings.always_thread and req.channel_can_thread and req.bot_can_thread and not req.channel_is_thread
         if req.thread and req.channel_is_thread:
             raise UserError("This is already a thread; challenge again with `thread:false` to play right here.")
         if req.thread and not req.channel_can_thread:

@@ -37,6 +37,9 @@ class ChallengeRequest:
     clock: str | None = None
     #: threads can be made here (a text channel); a server's "always thread" default then applies
     channel_can_thread: bool = True
+    #: whether the bot may make a thread there and post in it (a default thread needs it; an explicit
+    #: ``thread:true`` is tried anyway and a refusal names the missing permission)
+    bot_can_thread: bool = True
     #: the opponent is this bot: a game against its AI at ``level``
     opponent_is_me: bool = False
     level: str = "medium"

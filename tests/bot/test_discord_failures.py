@@ -106,7 +106,7 @@ async def test_when_every_retry_of_the_board_fails_the_move_counts_once_and_boar
         inter = await fake.start_slash(w.alice, harness.channel, "move", action="c3")
         await fake.wait_for_request(lambda q: fault.hits >= 5, timeout=15)
         # The board goes to the channel instead.
-        posted = await fake.wait_for(lambda m: m.interaction is None and "c3" in str(m.embeds) and bool(m.files))
+        posted = await fake.wait_for(lambda m: m.interaction is None and "played c3" in str(m.embeds) and bool(m.files))
         assert not inter.done  # the user still sees "thinking…": Discord never took the answer
         assert posted.channel is harness.channel
         again = await harness.move(w.alice, "c3")  # the user tries again
@@ -130,7 +130,7 @@ async def test_when_discord_refuses_every_answer_the_move_counts_once_and_board_
             await inter.wait(15)
         await fake.wait_for_request(lambda q: fault.hits >= 10, timeout=15)
         # The acknowledgement and then the answer failed 5 times each: the board went to the channel.
-        await fake.wait_for(lambda m: m.interaction is None and "c3" in str(m.embeds) and bool(m.files))
+        await fake.wait_for(lambda m: m.interaction is None and "played c3" in str(m.embeds) and bool(m.files))
         board = await harness.slash(w.carol, "board")
         nxt = await harness.move(w.bob, "b2")
     assert not board.ephemeral and "after 1 action" in board.embed["description"]

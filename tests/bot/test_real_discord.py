@@ -110,7 +110,7 @@ async def test_a_move_that_reaches_the_bot_too_late_still_counts_and_its_board_g
             raise AssertionError("a late answer was accepted")
         except InteractionFailed:
             pass  # the user saw "The application did not respond"
-        board = await fake.wait_for(lambda m: m.interaction is None and "c3" in str(m.embeds) and bool(m.files))
+        board = await fake.wait_for(lambda m: m.interaction is None and "played c3" in str(m.embeds) and bool(m.files))
         fake.interaction_age = 0.0
         nxt = await harness.move(w.bob, "b2")
     refused = [q for q in fake.requests_to(CALLBACK) if q.path.startswith(f"/interactions/{inter.id}/")]
@@ -131,7 +131,7 @@ async def test_a_board_after_the_token_expired_goes_to_the_channel(harness):
             inter = await fake.start_slash(w.alice, harness.channel, "move", action="c3")
             await acknowledged(harness, inter)
             fake.advance(15 * 60 + 1)  # the bot is stuck for longer than the token lives
-        board = await fake.wait_for(lambda m: m.interaction is None and "c3" in str(m.embeds) and bool(m.files))
+        board = await fake.wait_for(lambda m: m.interaction is None and "played c3" in str(m.embeds) and bool(m.files))
     expired = [q for q in fake.requests if q.path.startswith(f"/webhooks/{fake.application_id}/{inter.token}")]
     assert expired and all((q.status, q.error_code) == (401, 50027) for q in expired)
     assert png_of(board) and actions(harness) == ["c3"]
@@ -208,7 +208,8 @@ async def test_rate_limits_that_run_out_are_waited_out_and_nothing_is_lost(harne
         for room in rooms:
             await fake.dispatch("CHANNEL_CREATE", room.payload())
         await fake.settle()
-        challenges = [await fake.slash(w.alice, room, "challenge", opponent=w.bob, game="hex", size=5, seat="first")
+        challenges = [await fake.slash(w.alice, room, "challenge", opponent=w.bob, game="hex", size=5, seat="first",
+                                      thread=False)
                       for room in rooms]
         fake.global_rate_limit(2, per=0.2)
         edits = fake.rate_limit(r"^PATCH /webhooks/", limit=1, per=0.2)

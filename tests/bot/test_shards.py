@@ -129,7 +129,7 @@ async def test_the_same_interaction_delivered_to_both_processes_applies_once(fak
         await fake_discord.settle()
     for place in places:
         assert stored(pg_url, place.channel.id) == [(0, "c3", place.alice.id)]
-        boards = [m for m in fake_discord.messages(place.channel) if "c3" in str(m.embeds)]
+        boards = [m for m in fake_discord.messages(place.channel) if "played c3" in str(m.embeds)]
         assert len(boards) <= 1
 
 
@@ -182,12 +182,12 @@ async def test_a_reminder_fires_once_on_the_shard_that_owns_the_game(fake_discor
         await fake_discord.wait_for(lambda m: m.channel is place.channel and "begins" in str(m.embeds))
         async with processes(fake_discord, pg_url, clock, [None]):  # a third process that runs every shard
             clock.advance(46 * 60)
-            await fake_discord.wait_for(lambda m: m.channel is place.channel and "left" in (m.content or ""))
+            await fake_discord.wait_for(lambda m: m.channel is place.channel and "your move in game" in (m.content or ""))
             for _ in range(3):
                 clock.advance(1)
                 await asyncio.sleep(0.2)
                 await fake_discord.settle()
-    reminders = [m for m in fake_discord.messages(place.channel) if "left" in (m.content or "")]
+    reminders = [m for m in fake_discord.messages(place.channel) if "your move in game" in (m.content or "")]
     assert len(reminders) == 1, [m.content for m in reminders]
     assert query(pg_url, "SELECT COUNT(*) FROM timers WHERE kind = 'reminder'") == [(0,)]
 
