@@ -32,6 +32,14 @@ TABLES = ("challenges", "games", "actions", "takebacks", "ratings", "rating_chan
           "players", "guild_settings", "notify")
 
 
+def storable_name(name: str) -> str:
+    """A display name as every store keeps it: NUL, which PostgreSQL text cannot hold, becomes U+FFFD.
+
+    Both stores apply it, so a name reads back the same whichever database holds it.
+    """
+    return name.replace("\x00", "\ufffd")
+
+
 def check_table(table: str) -> str:
     """``table`` if it is one of the bot's (names are put into SQL text, so only known ones pass)."""
     if table not in TABLES:

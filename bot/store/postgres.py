@@ -23,7 +23,7 @@ import asyncpg
 
 from ..migrations import packaged
 from ..shards import ShardPlan
-from .base import Conflict, Store, check_table
+from .base import Conflict, Store, check_table, storable_name
 from .rows import ChallengeRow, GameRow, GuildSettings, RatingRow, TakebackRow, TimerRow
 
 log = logging.getLogger(__name__)
@@ -628,7 +628,7 @@ class PostgresStore(Store):
                     "INSERT INTO players (guild_id, user_id, name, updated_at) VALUES ($1,$2,$3,$4)"
                     " ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name,"
                     " updated_at = excluded.updated_at",
-                    guild_id, user_id, name, now,
+                    guild_id, user_id, storable_name(name), now,
                 )
 
     async def names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:

@@ -24,7 +24,7 @@ import aiosqlite
 
 from ..migrations import packaged
 from ..shards import ShardPlan
-from .base import Conflict, Store, check_table
+from .base import Conflict, Store, check_table, storable_name
 from .rows import ChallengeRow, GameRow, GuildSettings, RatingRow, TakebackRow, TimerRow
 
 log = logging.getLogger(__name__)
@@ -547,7 +547,7 @@ class SQLiteStore(Store):
                 await self._run(
                     "INSERT INTO players (guild_id, user_id, name, updated_at) VALUES (?,?,?,?)"
                     " ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at",
-                    (guild_id, user_id, name, now),
+                    (guild_id, user_id, storable_name(name), now),
                 )
 
     async def names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:

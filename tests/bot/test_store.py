@@ -193,6 +193,12 @@ async def test_snowflakes_and_seeds_keep_all_their_bits(store):
     assert (got.guild_id, got.channel_id, got.seed, got.rated) == (snowflake, snowflake + 1, seed, False)
 
 
+async def test_a_display_name_with_nul_is_kept_with_a_replacement_character(store):
+    # PostgreSQL text cannot hold NUL; both stores keep the same visible stand-in.
+    await store.remember_names(1, {100: "c3\x00", 200: "\x00"}, 1.0)
+    assert await store.names(1, [100, 200]) == {100: "c3\ufffd", 200: "\ufffd"}
+
+
 async def test_processes_opening_one_sqlite_file_together_apply_each_migration_once(tmp_path):
     path = tmp_path / "bot.sqlite3"
     stores = await asyncio.gather(*(Store.open(path) for _ in range(4)))
