@@ -74,11 +74,15 @@ class Controls(commands.Cog):
             await self._say(interaction, SORRY)
 
     async def _board_press(self, interaction: discord.Interaction, game_id: int, n: int, act: str) -> None:
+        if act in ("takeback", "board"):
+            # The answer may be public (a takeback request, the board) or private (a refusal, a game that
+            # ended): acknowledge without a "thinking…" message, so each answer is a new message with its
+            # own visibility and nothing private ever fills a public placeholder.
+            await ack(interaction, silent=True)
         if act == "takeback":
             await self._takeback(interaction, game_id, n)
             return
         if act == "board":
-            await ack(interaction)
             g = await self.service.game(game_id)
             if g is None or g.row.status != "active":
                 await self._say(interaction, OVER)
@@ -126,14 +130,14 @@ class Controls(commands.Cog):
                         view=panel_view(g.row.id, version, step))
 
     async def _takeback(self, interaction: discord.Interaction, game_id: int, n: int) -> None:
+        """Takeback under a board (already acknowledged): refused privately, or asked like ``/takeback``."""
         g = await self.service.game(game_id)
         if g is None or g.row.status != "active":
-            await interaction.response.send_message(OVER, ephemeral=True)
+            await self._say(interaction, OVER)
             return
         if len(g.position.public_record()) != n:
-            await interaction.response.send_message(
-                "The game has moved on since this board: a takeback undoes the last turn only. "
-                "Use the newest board's Takeback or `/takeback`.", ephemeral=True)
+            await self._say(interaction, "The game has moved on since this board: a takeback undoes the last turn "
+                                         "only. Use the newest board's Takeback or `/takeback`.")
             return
         await self.bot.get_cog("Lifecycle").ask_takeback(interaction)  # type: ignore[union-attr]
 

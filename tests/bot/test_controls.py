@@ -338,3 +338,86 @@ async def test_autocomplete_offers_inphexion_discs_first_then_the_moves_of_the_o
     assert discs.values[2:7] == ["d4 c4", "d4 c5", "d4 d3", "d4 e3", "d4 e4"]
     assert moves.values == ["d4 c4", "d4 c5", "d4 d3", "d4 e3", "d4 e4"]
     assert lone.ephemeral and "`d4 c4`" in lone.content
+
+
+# -- acknowledged first, answered with the right visibility ------------------------------------------------
+
+
+async def test_takeback_is_acknowledged_before_the_game_is_read(harness, monkeypatch):
+    w = harness.world
+    async with harness.running() as bot:
+        await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first")
+        played = await Tapper(harness.fake, harness.channel).play(w.alice, engine.new_game("hex", 5, ["swap"]), "c3")
+        await strip_settled(harness)
+        reading = asyncio.Event()
+        service_game = bot.service.game
+
+        async def slow_game(game_id):
+            await reading.wait()  # the database is slow: nothing is read until the test lets it
+            return await service_game(game_id)
+
+        monkeypatch.setattr(bot.service, "game", slow_game)
+        takeback = next(c for c in played.custom_ids if c.endswith(":takeback"))
+        inter = await harness.fake.start_component(w.alice, played, takeback)
+        await harness.fake.wait_for_request(lambda q: q.path.startswith(f"/interactions/{inter.id}/")
+                                            and q.status is not None)
+        acked_first = inter.callback_type
+        reading.set()
+        asked = await inter.wait(10)
+    assert acked_first == 6  # no "thinking…": the request and any refusal are each their own message
+    assert not asked.ephemeral and "asks to take back" in asked.content
+
+
+async def test_takeback_on_an_old_board_is_refused_privately(harness):
+    w = harness.world
+    async with harness.running():
+        board = await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first")
+        takeback = next(c for c in board.custom_ids if c.endswith(":takeback"))
+        await harness.bot.service.play(harness.channel.id, w.alice.id, "c3")  # the board is now an old one
+        count = len(harness.fake.messages(harness.channel))
+        refused = await harness.fake.click(w.alice, board, takeback)
+    assert refused.ephemeral and "moved on" in refused.content
+    assert len(harness.fake.messages(harness.channel)) == count
+
+
+async def test_board_on_a_game_that_ended_answers_privately(harness):
+    w = harness.world
+    async with harness.running():
+        board = await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first")
+        # The game ends where this board cannot see it (its controls are still there): a press races the end.
+        await harness.bot.service.resign(harness.channel.id, w.bob.id)
+        count = len(harness.fake.messages(harness.channel))
+        pressed = await harness.fake.click(w.carol, board, next(c for c in board.custom_ids if c.endswith(":board")))
+    assert pressed.ephemeral and "game is over" in pressed.content
+    assert pressed.interaction.callback_type == 6  # nothing public was ever shown for it
+    assert len(harness.fake.messages(harness.channel)) == count
+
+
+# -- Abort: shown exactly when /abort would be allowed -----------------------------------------------------
+
+
+def abort_shown(message: FakeMessage) -> bool:
+    """Whether a board carries the Abort control."""
+    return any(c.custom_id and c.custom_id.endswith(":abort") for c in message.component_list)
+
+
+async def test_abort_is_shown_exactly_while_abort_is_allowed_even_after_a_secret_choice(harness):
+    w = harness.world
+    async with harness.running():
+        shown = [abort_shown(await harness.start_game(w.alice, w.bob, "blindhex", seat="first"))]
+        game = await harness.bot.service.game_in(harness.channel.id)
+        loser = game.position.to_move[0]  # lost the cut: sets two cards aside, then chooses first
+        user = w.alice if game.user_of(loser) == w.alice.id else w.bob
+        aside = sorted(game.position.hands()[loser])[:2]
+        after_aside = (await harness.move(user, f"aside {aside[0]}+{aside[1]}")).message
+        shown.append(abort_shown(after_aside))  # one action each at most: abort allowed
+        game = await harness.bot.service.game_in(harness.channel.id)
+        choice = game.position.legal_actions(loser)[0]
+        chosen = await harness.move(user, choice.split(":")[1])  # a second action, in secret: no board
+        count = len(harness.fake.messages(harness.channel))
+        await harness.fake.click(w.carol, after_aside, next(c for c in after_aside.custom_ids if c.endswith(":board")))
+        again = await Tapper(harness.fake, harness.channel).new_message(count)
+        late = await harness.slash(user, "abort")
+    assert shown == [True, True]
+    assert chosen.ephemeral and not abort_shown(again)
+    assert late.ephemeral and "Too late" in late.content
