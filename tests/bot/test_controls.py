@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 import re
 from collections.abc import Callable
 
+from PIL import Image
+
 import engine
+import render
 from engine import Position
 from tests.bot.harness import Harness, png_of
 from tests.bot.taps import Tapper, has_controls, play_id
-from tests.fake_discord import FakeMessage
+from tests.fake_discord import FakeMember, FakeMessage
 
 
 def hex_script() -> list[str]:
@@ -78,6 +82,20 @@ def _distance(pos: Position, extra: int) -> int:
     return min((cost[c] for c in range(g.cells - g.n, g.cells) if c in cost), default=10 ** 9)
 
 
+def shown_name(member: FakeMember) -> str:
+    """The name Discord shows for a member (nick, else global name, else user name)."""
+    return member.nick or member.user.global_name or member.name
+
+
+def assert_picture_of(png: bytes, pos: Position, seats: dict[int, FakeMember], **marks) -> None:
+    """``png`` shows exactly ``pos`` as the renderer draws it with the players' names (pixel for pixel)."""
+    names = {c: shown_name(seats[pos.seat_of_colour(c)]) for c in pos.colours}
+    expected = Image.open(io.BytesIO(render.render_position(pos, names=names, **marks))).convert("RGB")
+    got = Image.open(io.BytesIO(png)).convert("RGB")
+    assert got.size == expected.size, (got.size, expected.size)
+    assert got.tobytes() == expected.tobytes(), f"the picture is not the position after {pos.actions[-3:]}"
+
+
 async def strip_settled(h: Harness, live: int = 1) -> None:
     """Let the background removal of old controls finish (``live``: boards that keep theirs)."""
     for _ in range(200):
@@ -111,7 +129,7 @@ async def play_by_taps(h: Harness, game: str, script: Callable[[str | None], lis
             # Blind Hex, a letter with more to write in the same turn: words only; the last board keeps Play.
             assert f"wrote at {action}" in message.content and "tap **Play**" in message.content, message.content
         else:
-            assert png_of(message).startswith(b"\x89PNG")
+            assert_picture_of(png_of(message), pos, seats)
             text = message.embeds[0]["description"]
             if ":" in action:
                 assert "Cards revealed" in text, text
