@@ -7,6 +7,7 @@ import io
 import random
 import re
 from collections.abc import Callable
+from functools import partial
 
 from PIL import Image
 
@@ -106,6 +107,24 @@ async def strip_settled(h: Harness, live: int = 1) -> None:
     raise AssertionError(f"{len(boards)} boards still have controls")
 
 
+def check_panel(panel: FakeMessage, pos: Position, action: str, seats: dict[int, FakeMember]) -> None:
+    """A panel on its way to ``action`` from ``pos``: while a disc's direction or a relocation is
+    chosen it shows the position with that disc (and where it may go) pointed out; otherwise no picture."""
+    text = panel.content or ""
+    if "to which neighbour" in text:
+        start = action.split()[0]
+        targets = sorted(pos.grid.parse(a.split()[1]) for a in pos.legal_actions(pos.to_move[0])
+                         if len(a.split()) == 2 and a.split()[0] == start)
+        assert_picture_of(png_of(panel), pos, seats, chosen=[pos.grid.parse(start)], choices=targets)
+    elif "is surrounded" in text:
+        now = pos.after(action)[0] if "Played" in text else pos  # the panel went on after the move
+        pending = now.pending_relocations()  # type: ignore[attr-defined]
+        assert f"**{now.grid.name(pending[0])}**" in text
+        assert_picture_of(png_of(panel), now, seats, chosen=[pending[0]])
+    else:
+        assert not panel.files, text
+
+
 async def play_by_taps(h: Harness, game: str, script: Callable[[str | None], list[str]],
                        **options) -> list[FakeMessage]:
     """Challenge, accept and play ``script(first)`` by pressing components only; check every board on the way."""
@@ -119,7 +138,7 @@ async def play_by_taps(h: Harness, game: str, script: Callable[[str | None], lis
     for action in script(row.first):
         colour = action.split(":")[0] if ":" in action else pos.to_move[0]
         user = seats[pos.seat_of_colour(colour)]
-        message = await tap.play(user, pos, action)
+        message = await tap.play(user, pos, action, partial(check_panel, pos=pos, action=action, seats=seats))
         secret = ":" in action and len(pos.to_move) == 2
         pos.play(action)
         if secret:
@@ -439,3 +458,44 @@ async def test_abort_is_shown_exactly_while_abort_is_allowed_even_after_a_secret
     assert shown == [True, True]
     assert chosen.ephemeral and not abort_shown(again)
     assert late.ephemeral and "Too late" in late.content
+
+
+# -- the panel's picture -------------------------------------------------------------------------------------
+
+
+async def test_without_attach_files_the_panel_still_offers_the_directions_in_words(harness):
+    w = harness.world
+    pos = engine.new_game("inphexion", 7, ["neutral"])
+    async with harness.running():
+        await harness.start_game(w.alice, w.bob, "inphexion", size=7, neutral=True, seat="first")
+        first = inphexion_script()[0]
+        await harness.move(w.alice, first)
+        pos.play(first)
+        await harness.fake.set_permissions(harness.channel, w.bot, deny=["attach_files"])
+        tap = Tapper(harness.fake, harness.channel)
+        panel = (await tap.open_panel(w.bob)).message
+        start, end = next(a.split() for a in pos.legal_actions(pos.to_move[0]) if len(a.split()) == 2)
+        await tap.tap(w.bob, panel, start)
+        directions = panel.content
+        pictured = bool(panel.files)
+        await tap.tap(w.bob, panel, end)
+        game = await harness.bot.service.game_in(harness.channel.id)
+    assert "to which neighbour" in directions and not pictured
+    assert game.position.actions == [first, f"{start} {end}"]
+
+
+def test_the_direction_and_relocation_steps_point_at_their_disc_and_no_other_step_has_a_picture():
+    from bot.panels import Preview, panel
+
+    pos = engine.new_game("inphexion", 7, ["neutral"])
+    g = pos.grid
+    directions = panel(pos, "white", ("m24",))
+    neighbours = [c for c in ("d3", "e3", "c4", "e4", "c5", "d5") if f"d4 {c}" in pos.legal_actions("white")]
+    assert neighbours
+    assert directions.preview == Preview((g.parse("d4"),), tuple(sorted(g.parse(c) for c in neighbours)))
+    assert panel(pos, "white", ()).preview is None
+    script = inphexion_script()
+    for action in script[:next(i for i, a in enumerate(script) if ">" in a)]:
+        pos.play(action)
+    relocation = panel(pos, pos.to_move[0], ())
+    assert relocation.preview == Preview((pos.pending_relocations()[0],))
