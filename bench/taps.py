@@ -1,6 +1,7 @@
 """Tap-to-play latency: the real bot (its own process) against the fake Discord, N games at once.
 
-Run: ``.venv/bin/python bench/taps.py`` (``--games 1 20``, ``--seconds 20``). Not a test.
+Run: ``.venv/bin/python bench/taps.py`` (``--games 1 20``, ``--seconds 20``, ``--baseline DIR``:
+another checkout whose bot runs the same load right after, e.g. the code before a change). Not a test.
 
 Each game (a mix of Hex 11×11, inpHeXion 7×7 and Blind Hex, two players, one
 channel each, new games by a real challenge and Accept) plays a seeded random
@@ -10,7 +11,9 @@ thinking between taps) or by typing **/move** (the baseline, same run, same
 load). Measured from the press's dispatch by the fake:
 
 * **panel** — Play → the private panel is shown;
-* **tap** — a choice that only leads to the next step (a row, a disc, a card) → the updated panel;
+* **tap** — a choice that only leads to the next step (a row, a card) → the updated panel;
+* **disc** — an inpHeXion disc chosen → its direction step, or a relocation → the next one (the
+  steps that carry a picture of the position);
 * **board** — the last choice → the new board (picture) in the channel;
 * **/move** — the baseline: ``/move`` → its board.
 
@@ -59,7 +62,9 @@ class TapLoad:
 
         self.fake, self.bot = fake, bot
         self.tapper_class = Tapper
-        self.times: dict[str, list[float]] = {"panel": [], "tap": [], "board": [], "/move": []}
+        self.times: dict[str, list[float]] = {"panel": [], "tap": [], "disc": [], "board": [], "/move": []}
+        #: how many of the "disc" steps came with a picture (none with a bot from before previews)
+        self.pictured = 0
         self.failures: list[str] = []
         self.measuring = False
 
@@ -69,7 +74,8 @@ class TapLoad:
 
     async def new_game(self, t: Table) -> None:
         a, b = t.players
-        options = {"opponent": b, "game": t.game, **({"size": t.size} if t.size else {})}
+        # thread:false — the game stays in its channel, where the bench watches for boards
+        options = {"opponent": b, "game": t.game, "thread": False, **({"size": t.size} if t.size else {})}
         r = await self.fake.slash(a, t.channel, "challenge", timeout=60, **options)
         await self.fake.click(b, r, next(c for c in r.custom_ids if c.endswith(":accept")), timeout=60)
         await self.fake.wait_for(lambda m: m.channel is t.channel and bool(m.files), 60)
@@ -133,14 +139,18 @@ class TapLoad:
             else:
                 final = False
             if not final:
-                self.keep("tap", time.perf_counter() - t0)
+                elapsed = time.perf_counter() - t0
+                pointed = any(w in (panel.content or "") for w in ("to which neighbour", "is surrounded"))
+                self.keep("disc" if pointed else "tap", elapsed)
+                if pointed and self.measuring and panel.files:
+                    self.pictured += 1
         if secret:
             return
         await self.fake.wait_for(lambda m: m.channel is t.channel and m.id > last and bool(m.files), 60)
         self.keep("board", time.perf_counter() - t0)
 
 
-async def run(n: int, seconds: float, warmup: float, seed: int) -> dict:
+async def run(n: int, seconds: float, warmup: float, seed: int, root: Path = ROOT) -> dict:
     from tests.fake_discord import FakeDiscord
     from tests.fake_discord.patch import block_network
 
@@ -154,7 +164,7 @@ async def run(n: int, seconds: float, warmup: float, seed: int) -> dict:
                             game, size, random.Random(f"{seed}-{n}-{i}")))
     await fake.start()
     workdir = Path(tempfile.mkdtemp(prefix=f"taps-{n}-"))
-    bot = BotProcess(fake, workdir, workdir / "bot.sqlite3")
+    bot = BotProcess(fake, workdir, workdir / "bot.sqlite3", root)
     load = TapLoad(fake, bot)
     try:
         with block_network():
@@ -170,7 +180,7 @@ async def run(n: int, seconds: float, warmup: float, seed: int) -> dict:
         await bot.stop()
         await fake.stop()
     shutil.rmtree(workdir, ignore_errors=True)
-    out: dict = {"N": n, "failures": load.failures}
+    out: dict = {"N": n, "failures": load.failures, "pictured": load.pictured}
     for what, ms in load.times.items():
         out[what] = (len(ms), pct(ms, 50), pct(ms, 99))
     return out
@@ -182,20 +192,26 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--warmup", type=float, default=3.0)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--baseline", help="another checkout whose bot runs the same load after this one's, row by row")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    bots = [("this", ROOT)] + ([("baseline", Path(args.baseline).resolve())] if args.baseline else [])
+    kinds = ("panel", "tap", "disc", "board", "/move")
     rows = []
     for n in args.games:
-        r = asyncio.run(run(n, args.seconds, args.warmup, args.seed))
-        rows.append(r)
-        print(f"N={n}: " + ", ".join(f"{w} n={c} p50 {a:.0f} p99 {b:.0f} ms" for w, (c, a, b) in
-                                     ((w, r[w]) for w in ("panel", "tap", "board", "/move"))) +
-              f", {len(r['failures'])} failures {r['failures'][:2]}", flush=True)
-    print("\n| N | Play → panel p50 / p99 | tap → next step p50 / p99 | last choice → board p50 / p99 "
-          "| baseline /move → board p50 / p99 | board ÷ /move (p50) |")
-    print("|---|---|---|---|---|---|")
+        for label, root in bots:
+            r = asyncio.run(run(n, args.seconds, args.warmup, args.seed, root))
+            r["bot"] = label
+            rows.append(r)
+            print(f"{label} N={n}: " + ", ".join(f"{w} n={c} p50 {a:.0f} p99 {b:.0f} ms" for w, (c, a, b) in
+                                                 ((w, r[w]) for w in kinds)) +
+                  f", {r['pictured']} disc steps pictured, {len(r['failures'])} failures {r['failures'][:2]}",
+                  flush=True)
+    print("\n| bot | N | Play → panel p50 / p99 | tap → next step p50 / p99 | disc → step with picture p50 / p99 "
+          "| last choice → board p50 / p99 | /move → board p50 / p99 | board ÷ /move (p50) |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
-        cells = [f"{r[w][1]:.0f} / {r[w][2]:.0f} ms (n={r[w][0]})" for w in ("panel", "tap", "board", "/move")]
-        print(f"| {r['N']} | " + " | ".join(cells) + f" | {r['board'][1] / r['/move'][1]:.2f} |")
+        cells = [f"{r[w][1]:.0f} / {r[w][2]:.0f} ms (n={r[w][0]})" for w in kinds]
+        print(f"| {r['bot']} | {r['N']} | " + " | ".join(cells) + f" | {r['board'][1] / r['/move'][1]:.2f} |")
 
 
 if __name__ == "__main__":
