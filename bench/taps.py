@@ -182,8 +182,15 @@ async def run(n: int, seconds: float, warmup: float, seed: int, root: Path = ROO
         await bot.stop()
         await fake.stop()
     shutil.rmtree(workdir, ignore_errors=True)
-    out: dict = {"N": n, "failures": load.failures, "pictured": load.pictured}
-    for what, ms in load.times.items():
+    return {"N": n, "failures": load.failures, "pictured": load.pictured, "times": load.times}
+
+
+def pooled(runs: list[dict]) -> dict:
+    """Several runs of one bot as one row: their timings together, percentiles of the lot."""
+    out: dict = {"N": runs[0]["N"], "failures": [f for r in runs for f in r["failures"]],
+                 "pictured": sum(r["pictured"] for r in runs)}
+    for what in runs[0]["times"]:
+        ms = [t for r in runs for t in r["times"][what]]
         out[what] = (len(ms), pct(ms, 50), pct(ms, 99))
     return out
 
@@ -195,13 +202,20 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--warmup", type=float, default=3.0)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--baseline", help="another checkout whose bot runs the same load after this one's, row by row")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="runs per bot, this and the baseline taking turns (a shared machine's load then falls "
+                        "on both alike); each row pools its bot's runs")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     bots = [("this", ROOT)] + ([("baseline", Path(args.baseline).resolve())] if args.baseline else [])
     kinds = ("panel", "tap", "disc", "board", "/move")
     rows = []
     for n in args.games:
-        for label, root in bots:
-            r = asyncio.run(run(n, args.seconds, args.warmup, args.seed, root))
+        runs: dict[str, list[dict]] = {label: [] for label, _ in bots}
+        for i in range(args.rounds):
+            for label, root in bots:
+                runs[label].append(asyncio.run(run(n, args.seconds, args.warmup, args.seed + i, root)))
+        for label, _ in bots:
+            r = pooled(runs[label])
             r["bot"] = label
             rows.append(r)
             print(f"{label} N={n}: " + ", ".join(f"{w} n={c} p50 {a:.0f} p99 {b:.0f} ms" for w, (c, a, b) in
