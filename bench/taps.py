@@ -1,6 +1,7 @@
 """Tap-to-play latency: the real bot (its own process) against the fake Discord, N games at once.
 
-Run: ``.venv/bin/python bench/taps.py`` (``--games 1 20``, ``--seconds 20``). Not a test.
+Run: ``.venv/bin/python bench/taps.py`` (``--games 1 20``, ``--seconds 20``, ``--baseline DIR``:
+another checkout whose bot runs the same load right after, e.g. the code before a change). Not a test.
 
 Each game (a mix of Hex 11×11, inpHeXion 7×7 and Blind Hex, two players, one
 channel each, new games by a real challenge and Accept) plays a seeded random
@@ -10,11 +11,14 @@ thinking between taps) or by typing **/move** (the baseline, same run, same
 load). Measured from the press's dispatch by the fake:
 
 * **panel** — Play → the private panel is shown;
-* **tap** — a choice that only leads to the next step (a row, a disc, a card) → the updated panel;
+* **tap** — a choice that only leads to the next step (a row, a card) → the updated panel;
+* **disc** — an inpHeXion disc chosen → its direction step, or a relocation → the next one (the
+  steps that carry a picture of the position);
 * **board** — the last choice → the new board (picture) in the channel;
 * **/move** — the baseline: ``/move`` → its board.
 
-Blind Hex secret choices post no board and are left out of the board figures.
+Blind Hex secret choices and letters followed by another letter of the same turn post no board
+and are left out of the board figures.
 Discord's limit for a first answer is 3 s.
 """
 
@@ -59,7 +63,9 @@ class TapLoad:
 
         self.fake, self.bot = fake, bot
         self.tapper_class = Tapper
-        self.times: dict[str, list[float]] = {"panel": [], "tap": [], "board": [], "/move": []}
+        self.times: dict[str, list[float]] = {"panel": [], "tap": [], "disc": [], "board": [], "/move": []}
+        #: how many of the "disc" steps came with a picture (none with a bot from before previews)
+        self.pictured = 0
         self.failures: list[str] = []
         self.measuring = False
 
@@ -69,7 +75,8 @@ class TapLoad:
 
     async def new_game(self, t: Table) -> None:
         a, b = t.players
-        options = {"opponent": b, "game": t.game, **({"size": t.size} if t.size else {})}
+        # thread:false — the game stays in its channel, where the bench watches for boards
+        options = {"opponent": b, "game": t.game, "thread": False, **({"size": t.size} if t.size else {})}
         r = await self.fake.slash(a, t.channel, "challenge", timeout=60, **options)
         await self.fake.click(b, r, next(c for c in r.custom_ids if c.endswith(":accept")), timeout=60)
         await self.fake.wait_for(lambda m: m.channel is t.channel and bool(m.files), 60)
@@ -112,13 +119,13 @@ class TapLoad:
         r = await self.fake.slash(user, t.channel, "move", action=action.split(":")[-1], timeout=60)
         if not secret and r.ephemeral:
             raise RuntimeError(f"/move {action} refused: {r.content}")
-        if not secret:
+        if not secret and r.attachments:  # a board (not a letter answered in words)
             self.keep("/move", time.perf_counter() - t0)
 
     async def by_taps(self, tap, user, pos: engine.Position, action: str, secret: bool, t: Table) -> None:
         from tests.bot.taps import taps_for
 
-        last = max((m.id for m in self.fake.messages(t.channel)), default=0)
+        count = len(self.fake.messages(t.channel))
         t0 = time.perf_counter()
         opened = await tap.open_panel(user)
         self.keep("panel", time.perf_counter() - t0)
@@ -133,14 +140,19 @@ class TapLoad:
             else:
                 final = False
             if not final:
-                self.keep("tap", time.perf_counter() - t0)
+                elapsed = time.perf_counter() - t0
+                pointed = any(w in (panel.content or "") for w in ("to which neighbour", "is surrounded"))
+                self.keep("disc" if pointed else "tap", elapsed)
+                if pointed and self.measuring and panel.files:
+                    self.pictured += 1
         if secret:
             return
-        await self.fake.wait_for(lambda m: m.channel is t.channel and m.id > last and bool(m.files), 60)
-        self.keep("board", time.perf_counter() - t0)
+        posted = await tap.new_message(count, 60)
+        if posted.files:  # not a Blind Hex letter with another to write (words only)
+            self.keep("board", time.perf_counter() - t0)
 
 
-async def run(n: int, seconds: float, warmup: float, seed: int) -> dict:
+async def run(n: int, seconds: float, warmup: float, seed: int, root: Path = ROOT) -> dict:
     from tests.fake_discord import FakeDiscord
     from tests.fake_discord.patch import block_network
 
@@ -154,7 +166,7 @@ async def run(n: int, seconds: float, warmup: float, seed: int) -> dict:
                             game, size, random.Random(f"{seed}-{n}-{i}")))
     await fake.start()
     workdir = Path(tempfile.mkdtemp(prefix=f"taps-{n}-"))
-    bot = BotProcess(fake, workdir, workdir / "bot.sqlite3")
+    bot = BotProcess(fake, workdir, workdir / "bot.sqlite3", root)
     load = TapLoad(fake, bot)
     try:
         with block_network():
@@ -170,8 +182,15 @@ async def run(n: int, seconds: float, warmup: float, seed: int) -> dict:
         await bot.stop()
         await fake.stop()
     shutil.rmtree(workdir, ignore_errors=True)
-    out: dict = {"N": n, "failures": load.failures}
-    for what, ms in load.times.items():
+    return {"N": n, "failures": load.failures, "pictured": load.pictured, "times": load.times}
+
+
+def pooled(runs: list[dict]) -> dict:
+    """Several runs of one bot as one row: their timings together, percentiles of the lot."""
+    out: dict = {"N": runs[0]["N"], "failures": [f for r in runs for f in r["failures"]],
+                 "pictured": sum(r["pictured"] for r in runs)}
+    for what in runs[0]["times"]:
+        ms = [t for r in runs for t in r["times"][what]]
         out[what] = (len(ms), pct(ms, 50), pct(ms, 99))
     return out
 
@@ -182,20 +201,33 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--warmup", type=float, default=3.0)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--baseline", help="another checkout whose bot runs the same load after this one's, row by row")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="runs per bot, this and the baseline taking turns (a shared machine's load then falls "
+                        "on both alike); each row pools its bot's runs")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    bots = [("this", ROOT)] + ([("baseline", Path(args.baseline).resolve())] if args.baseline else [])
+    kinds = ("panel", "tap", "disc", "board", "/move")
     rows = []
     for n in args.games:
-        r = asyncio.run(run(n, args.seconds, args.warmup, args.seed))
-        rows.append(r)
-        print(f"N={n}: " + ", ".join(f"{w} n={c} p50 {a:.0f} p99 {b:.0f} ms" for w, (c, a, b) in
-                                     ((w, r[w]) for w in ("panel", "tap", "board", "/move"))) +
-              f", {len(r['failures'])} failures {r['failures'][:2]}", flush=True)
-    print("\n| N | Play → panel p50 / p99 | tap → next step p50 / p99 | last choice → board p50 / p99 "
-          "| baseline /move → board p50 / p99 | board ÷ /move (p50) |")
-    print("|---|---|---|---|---|---|")
+        runs: dict[str, list[dict]] = {label: [] for label, _ in bots}
+        for i in range(args.rounds):
+            for label, root in bots:
+                runs[label].append(asyncio.run(run(n, args.seconds, args.warmup, args.seed + i, root)))
+        for label, _ in bots:
+            r = pooled(runs[label])
+            r["bot"] = label
+            rows.append(r)
+            print(f"{label} N={n}: " + ", ".join(f"{w} n={c} p50 {a:.0f} p99 {b:.0f} ms" for w, (c, a, b) in
+                                                 ((w, r[w]) for w in kinds)) +
+                  f", {r['pictured']} disc steps pictured, {len(r['failures'])} failures {r['failures'][:2]}",
+                  flush=True)
+    print("\n| bot | N | Play → panel p50 / p99 | tap → next step p50 / p99 | disc → step with picture p50 / p99 "
+          "| last choice → board p50 / p99 | /move → board p50 / p99 | board ÷ /move (p50) |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
-        cells = [f"{r[w][1]:.0f} / {r[w][2]:.0f} ms (n={r[w][0]})" for w in ("panel", "tap", "board", "/move")]
-        print(f"| {r['N']} | " + " | ".join(cells) + f" | {r['board'][1] / r['/move'][1]:.2f} |")
+        cells = [f"{r[w][1]:.0f} / {r[w][2]:.0f} ms (n={r[w][0]})" for w in kinds]
+        print(f"| {r['bot']} | {r['N']} | " + " | ".join(cells) + f" | {r['board'][1] / r['/move'][1]:.2f} |")
 
 
 if __name__ == "__main__":

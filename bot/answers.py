@@ -46,7 +46,8 @@ async def ack(interaction: discord.Interaction, *, private: bool = False, silent
     """Acknowledge now; the answer follows with :func:`answer`.
 
     ``private``: the answer will be ephemeral ("thinking…" only the user sees).
-    ``silent``: a button whose answer edits its own message (no thinking message).
+    ``silent``: a button whose answer edits its own message, or whose answers are new
+    messages each with its own visibility (no thinking message).
     A failed acknowledgement is logged, not raised: the work still happens; the
     answer then tries the initial response itself, or goes to the channel when
     Discord says the interaction is gone (too late).

@@ -30,8 +30,6 @@ _BOARD_LABELS = {
     "abort": ("Abort", discord.ButtonStyle.secondary), "resign!": ("Yes, resign", discord.ButtonStyle.danger),
     "abort!": ("Yes, abort", discord.ButtonStyle.danger), "keep": ("Keep playing", discord.ButtonStyle.secondary),
 }
-#: Abort is offered on a board only this early (the service has the exact rule and answers any press)
-ABORT_SHOWN_UNTIL = 2
 
 
 def board_id(game_id: int, n: int, act: str) -> str:
@@ -136,7 +134,7 @@ def board_view(game: ActiveGame) -> discord.ui.View:
     if game.position.game != "blindhex":
         acts.append("takeback")
     acts.append("resign")
-    if n <= ABORT_SHOWN_UNTIL:
+    if game.may_abort():  # the rule /abort applies, on the position this board shows
         acts.append("abort")
     for act in acts:
         view.add_item(BoardButton(game.row.id, n, act))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Collection
 from concurrent.futures import ThreadPoolExecutor
 
 import discord
@@ -18,14 +19,17 @@ from engine import Position, Record
 _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
 
 
-async def board_file(position: Position, names: dict[str, str], filename: str = "board.png") -> discord.File:
-    """The position as a PNG attachment (``names`` maps colour → display name).
+async def board_file(position: Position, names: dict[str, str], filename: str = "board.png", *,
+                     chosen: Collection[int] = (), choices: Collection[int] = ()) -> discord.File:
+    """The position as a PNG attachment (``names`` maps colour → display name; ``chosen`` and
+    ``choices``: cells a Play panel points out, see :func:`render.render_position`).
 
     The position is drawn in another thread as it is: positions the service hands
     out are snapshots nobody changes in place (moves make new ones).
     """
     loop = asyncio.get_running_loop()
-    png = await loop.run_in_executor(_POOL, lambda: render.render_position(position, names=names))
+    png = await loop.run_in_executor(
+        _POOL, lambda: render.render_position(position, names=names, chosen=chosen, choices=choices))
     return discord.File(io.BytesIO(png), filename=filename)
 
 

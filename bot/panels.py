@@ -71,11 +71,22 @@ Row = tuple[Button, ...] | Menu
 
 
 @dataclass(frozen=True)
+class Preview:
+    """A picture of the position goes with the step, pointing out cells (indices): the disc
+    being moved or relocated (``chosen``) and where it may go (``choices``)."""
+
+    chosen: tuple[int, ...]
+    choices: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class Step:
-    """What the panel shows next: a line saying what to choose, and its rows of controls."""
+    """What the panel shows next: a line saying what to choose, its rows of controls, and
+    whether a picture of the position goes with it."""
 
     text: str
     rows: tuple[Row, ...]
+    preview: Preview | None = None
 
 
 @dataclass(frozen=True)
@@ -264,7 +275,8 @@ def _directions(position: Position, disc: int, targets: list[int], path: tuple[s
             buttons.insert(1, Button(f"● {grid.name(disc)} ({owner})", base + ("x",), "primary", disabled=True))
         rows.append(tuple(buttons))
     rows.append((Button("◀ Another disc", ()),))
-    return Step(f"Move the disc on **{grid.name(disc)}** to which neighbour? Yours takes its place.", tuple(rows))
+    return Step(f"Move the disc on **{grid.name(disc)}** to which neighbour? Yours takes its place.", tuple(rows),
+                Preview((disc,), tuple(sorted(targets))))
 
 
 def _relocation(position: Position, legal: list[str], path: tuple[str, ...]) -> Step | Submit:
@@ -279,7 +291,7 @@ def _relocation(position: Position, legal: list[str], path: tuple[str, ...]) -> 
         return Submit(f"{name}>{grid.name(picked.cell)}")
     more = f" ({len(pending)} discs wait; one at a time)" if len(pending) > 1 else ""
     return Step(f"The disc on **{name}** is surrounded: relocate it to an empty cell "
-                f"(not where a relocated disc started){more}.", tuple(picked))
+                f"(not where a relocated disc started){more}.", tuple(picked), Preview((disc,)))
 
 
 # -- Blind Hex -------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ layouts, and fonts are kept per thread.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from PIL import Image
 
@@ -24,6 +24,7 @@ from .geometry import Layout, check_width
 from .paint import paint, scene_layout
 from .palette import palette_for
 from .replay import render_replay
+from .scene import Scene
 from .theme import THEMES
 from .theme import theme as _theme
 
@@ -42,6 +43,8 @@ def render_image(
     flip: bool = False,
     caption: str | None = None,
     palette: bool = True,
+    chosen: Collection[int] = (),
+    choices: Collection[int] = (),
 ) -> Image.Image:
     """The picture of a position as a Pillow image (see :func:`render_position`).
 
@@ -50,9 +53,7 @@ def render_image(
     """
     check_width(width)
     look = _theme(theme)
-    sc = scene_of(pos, names)
-    if caption:
-        sc.caption = clean(caption)
+    sc = _scene(pos, names, caption, chosen, choices)
     image = paint(sc, look, width, flip)
     if not palette:
         return image
@@ -74,10 +75,7 @@ def layout_of(
     ``.radius`` the hexagons' radius: for tests, and for anything that must
     point at a cell in the picture.
     """
-    sc = scene_of(pos, names)
-    if caption:
-        sc.caption = clean(caption)
-    return scene_layout(sc, width, flip)
+    return scene_layout(_scene(pos, names, caption, (), ()), width, flip)
 
 
 def render_position(
@@ -88,11 +86,32 @@ def render_position(
     width: int = WIDTH,
     flip: bool = False,
     caption: str | None = None,
+    chosen: Collection[int] = (),
+    choices: Collection[int] = (),
 ) -> bytes:
     """PNG bytes of a position.
 
     ``names`` maps colours to player display names; ``theme`` is a key of
     :data:`THEMES`; ``flip`` turns the board half a turn (the view from the
     other side of the table); ``caption`` is shown at the bottom right.
+    ``chosen`` and ``choices`` are cells (indices) to point out to someone
+    picking on the board: what they picked (a green cell with a solid outline)
+    and where they may pick next (green with a dashed outline, as Blind Hex's
+    cells a letter may go to).
     """
-    return png_bytes(render_image(pos, names=names, theme=theme, width=width, flip=flip, caption=caption))
+    return png_bytes(render_image(pos, names=names, theme=theme, width=width, flip=flip, caption=caption,
+                                  chosen=chosen, choices=choices))
+
+
+def _scene(pos: Position, names: Mapping[str, str] | None, caption: str | None, chosen: Collection[int],
+           choices: Collection[int]) -> Scene:
+    """The scene of a position with the caller's caption and picked cells."""
+    sc = scene_of(pos, names)
+    if caption:
+        sc.caption = clean(caption)
+    cells = pos.grid.cells
+    bad = [c for c in (*chosen, *choices) if not 0 <= c < cells]
+    if bad:
+        raise ValueError(f"cells {bad} are not on a board of {cells} cells")
+    sc.tints += [(c, "chosen") for c in chosen] + [(c, "hint") for c in choices]
+    return sc

@@ -35,6 +35,7 @@ def paint(scene: Scene, theme: Theme, width: int = 900, flip: bool = False) -> I
     tints = {
         "win": (cell_tint(theme.win, 235, R),),
         "hint": (cell_tint(theme.hint, 150, R),),
+        "chosen": (cell_tint(theme.hint, 150, R),),
         "last": (cell_tint(theme.accent, 200, R),),
     }
     for cell, kind in scene.tints:
@@ -45,7 +46,8 @@ def paint(scene: Scene, theme: Theme, width: int = 900, flip: bool = False) -> I
         _chain_line(image, lay, scene.chain, theme.win)
     _numbers(image, scene, lay, theme)
     # outlines over the numbers: the shape (solid or dashed) tells the two apart, not only the colour
-    frames = {"win": cell_frame(theme.win_edge, R, False), "hint": cell_frame(theme.hint_edge, R, True)}
+    frames = {"win": cell_frame(theme.win_edge, R, False), "hint": cell_frame(theme.hint_edge, R, True),
+              "chosen": cell_frame(theme.hint_edge, R, False)}
     for cell, kind in scene.tints:
         if kind in frames:
             place(image, frames[kind], *lay.centre(cell))

@@ -13,8 +13,9 @@ from .board import BoardStyle
 from .theme import PieceColours
 
 #: kinds of cell tints drawn under the pieces; ``erase`` paints nothing but leaves out
-#: the Blind Hex digit of a cell (a letter stands on it)
-TINTS = ("win", "hint", "erase", "last")
+#: the Blind Hex digit of a cell (a letter stands on it); ``chosen`` is a cell the viewer
+#: picked (solid outline), ``hint`` one they may pick (dashed outline)
+TINTS = ("win", "hint", "erase", "last", "chosen")
 #: kinds of marks drawn over the pieces
 MARKS = ("ring", "pending", "dot", "ghost")
 

@@ -20,8 +20,8 @@ from discord.ext import commands
 
 from engine import ActionError
 
-from .. import panels, texts
-from ..answers import ack, answer
+from .. import images, panels, texts
+from ..answers import MISSING_PERMISSIONS, ack, answer
 from ..controls import BoardButton, PanelButton, PanelSelect, confirm_view, panel_view
 from ..present import NO_MENTIONS, SORRY, reply_with_result
 from ..service import ActiveGame, StaleChoice, UserError, position_version
@@ -74,11 +74,15 @@ class Controls(commands.Cog):
             await self._say(interaction, SORRY)
 
     async def _board_press(self, interaction: discord.Interaction, game_id: int, n: int, act: str) -> None:
+        if act in ("takeback", "board"):
+            # The answer may be public (a takeback request, the board) or private (a refusal, a game that
+            # ended): acknowledge without a "thinking…" message, so each answer is a new message with its
+            # own visibility and nothing private ever fills a public placeholder.
+            await ack(interaction, silent=True)
         if act == "takeback":
             await self._takeback(interaction, game_id, n)
             return
         if act == "board":
-            await ack(interaction)
             g = await self.service.game(game_id)
             if g is None or g.row.status != "active":
                 await self._say(interaction, OVER)
@@ -121,19 +125,28 @@ class Controls(commands.Cog):
             return
         step = panels.panel(pos, colour, ())
         assert isinstance(step, panels.Step)  # an empty path never completes an action
-        version = position_version(g.row.id, pos)
+        await self._show(interaction, g, position_version(g.row.id, pos), step, note)
+
+    async def _show(self, interaction: discord.Interaction, g: ActiveGame, version: str, step: panels.Step,
+                    note: str = "") -> None:
+        """Show a panel step, with a picture of the position when the step points at cells."""
+        picture = None
+        if step.preview is not None:
+            names = await self.service.names(g.row.guild_id, g.row.seats)
+            picture = await images.board_file(g.position, texts.colour_names(g, names), "preview.png",
+                                              chosen=step.preview.chosen, choices=step.preview.choices)
         await self._say(interaction, (note + "\n" if note else "") + step.text,
-                        view=panel_view(g.row.id, version, step))
+                        view=panel_view(g.row.id, version, step), picture=picture)
 
     async def _takeback(self, interaction: discord.Interaction, game_id: int, n: int) -> None:
+        """Takeback under a board (already acknowledged): refused privately, or asked like ``/takeback``."""
         g = await self.service.game(game_id)
         if g is None or g.row.status != "active":
-            await interaction.response.send_message(OVER, ephemeral=True)
+            await self._say(interaction, OVER)
             return
         if len(g.position.public_record()) != n:
-            await interaction.response.send_message(
-                "The game has moved on since this board: a takeback undoes the last turn only. "
-                "Use the newest board's Takeback or `/takeback`.", ephemeral=True)
+            await self._say(interaction, "The game has moved on since this board: a takeback undoes the last turn "
+                                         "only. Use the newest board's Takeback or `/takeback`.")
             return
         await self.bot.get_cog("Lifecycle").ask_takeback(interaction)  # type: ignore[union-attr]
 
@@ -194,7 +207,7 @@ class Controls(commands.Cog):
             await self._open_panel(interaction, g, colour, note="That choice is not available now.")
             return
         if isinstance(step, panels.Step):
-            await self._say(interaction, step.text, view=panel_view(game_id, version, step))
+            await self._show(interaction, g, version, step)
             return
         try:
             result = await self.service.play(g.row.channel_id, interaction.user.id, step.action, version=version)
@@ -254,16 +267,32 @@ class Controls(commands.Cog):
             log.warning("game %d: could not remove the controls of its previous board: %r", game_id, exc)
 
     # -- answering ---------------------------------------------------------------------
-    async def _say(self, interaction: discord.Interaction, text: str, view: discord.ui.View | None = None) -> None:
-        """Answer privately: replace the panel / confirmation in place, or fill the private reply."""
+    async def _say(self, interaction: discord.Interaction, text: str, view: discord.ui.View | None = None,
+                   picture: discord.File | None = None) -> None:
+        """Answer privately: replace the panel / confirmation in place (its picture too, or
+        none), or fill the private reply."""
         try:
-            if interaction.response.is_done() and _on_ephemeral(interaction):
-                await interaction.edit_original_response(content=text, view=view, allowed_mentions=NO_MENTIONS)
-            else:
-                await answer(interaction, text, private=True, allowed_mentions=NO_MENTIONS,
-                             **({"view": view} if view is not None else {}))
+            try:
+                await self._private(interaction, text, view, picture)
+            except discord.HTTPException as exc:
+                if picture is None or exc.code != MISSING_PERMISSIONS:
+                    raise
+                # No Attach Files here: the panel still works, in words and buttons.
+                await self._private(interaction, text, view, None)
         except discord.HTTPException:
             log.warning("could not answer a control press", exc_info=True)
+
+    @staticmethod
+    async def _private(interaction: discord.Interaction, text: str, view: discord.ui.View | None,
+                       picture: discord.File | None) -> None:
+        if interaction.response.is_done() and _on_ephemeral(interaction):
+            await interaction.edit_original_response(content=text, view=view, allowed_mentions=NO_MENTIONS,
+                                                     attachments=[picture] if picture is not None else [])
+        else:
+            extra: dict[str, Any] = {"view": view} if view is not None else {}
+            if picture is not None:
+                extra["file"] = picture
+            await answer(interaction, text, private=True, allowed_mentions=NO_MENTIONS, **extra)
 
 
 def _on_ephemeral(interaction: discord.Interaction) -> bool:

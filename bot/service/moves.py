@@ -77,10 +77,7 @@ class MovesService(ServiceCore):
             row = await self._require_game(channel_id)
             if user_id not in row.seats:
                 raise UserError("You are not playing in this game, so you can't abort it.")
-            counts = {u: 0 for u in row.seats}
-            for _, u in await self.store.action_users(row.id):
-                counts[u] = counts.get(u, 0) + 1
-            if any(n >= 2 for n in counts.values()):
+            if not ActiveGame(row, await self._position(row)).may_abort():
                 raise UserError("Too late to abort: a player has made a second action. You can `/resign`.")
             now = self.clock()
             async with self.store.transaction():

@@ -68,6 +68,20 @@ class ActiveGame:
         """Users who may act now."""
         return [self.user_of(c) for c in self.position.to_move]
 
+    def may_abort(self) -> bool:
+        """The abort rule, for ``/abort``, the Abort button and whether a board shows it: a game may be
+        called off until either player has made a second action (a secret card choice and each
+        relocation count; the seat that made an action is the one playing its colour then)."""
+        pos = self.position.options.new_position()
+        made = [0, 0]
+        for text in self.position.actions:
+            seat = pos.seat_of_colour(pos.action(text).player or pos.to_move[0])
+            made[seat] += 1
+            if made[seat] >= 2:
+                return False
+            pos.play(text)
+        return True
+
 
 @dataclass(slots=True)
 class PlayResult:

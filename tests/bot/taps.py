@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 
 from engine import Position
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeMember, FakeMessage, InteractionResult
@@ -85,8 +86,12 @@ class Tapper:
         raise AssertionError(f"nothing to tap for {look_for!r} on {panel.content!r}: "
                              f"{[(c.label, c.raw.get('options')) for c in comps]}")
 
-    async def play(self, user: FakeMember, position: Position, action: str) -> FakeMessage:
-        """Play ``action`` with taps only; return the message the channel got (board or "has chosen" line)."""
+    async def play(self, user: FakeMember, position: Position, action: str,
+                   seen: Callable[[FakeMessage], None] | None = None) -> FakeMessage:
+        """Play ``action`` with taps only; return the message the channel got (board or "has chosen" line).
+
+        ``seen`` is shown the panel as it is after opening it and after each tap.
+        """
         count = len(self.fake.messages(self.channel))
         opened = await self.open_panel(user)
         assert opened.ephemeral, opened.content
@@ -94,8 +99,12 @@ class Tapper:
         assert panel is not None
         wanted = taps_for(position, action)
         while wanted:
+            if seen is not None:
+                seen(panel)
             if await self.tap(user, panel, wanted[0]):
                 wanted.pop(0)
+        if seen is not None:
+            seen(panel)
         return await self.new_message(count)
 
     async def new_message(self, count: int, timeout: float = 10.0) -> FakeMessage:

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 import re
 from collections.abc import Callable
+from functools import partial
+
+from PIL import Image
 
 import engine
+import render
 from engine import Position
 from tests.bot.harness import Harness, png_of
 from tests.bot.taps import Tapper, has_controls, play_id
-from tests.fake_discord import FakeMessage
+from tests.fake_discord import FakeMember, FakeMessage
 
 
 def hex_script() -> list[str]:
@@ -78,6 +83,20 @@ def _distance(pos: Position, extra: int) -> int:
     return min((cost[c] for c in range(g.cells - g.n, g.cells) if c in cost), default=10 ** 9)
 
 
+def shown_name(member: FakeMember) -> str:
+    """The name Discord shows for a member (nick, else global name, else user name)."""
+    return member.nick or member.user.global_name or member.name
+
+
+def assert_picture_of(png: bytes, pos: Position, seats: dict[int, FakeMember], **marks) -> None:
+    """``png`` shows exactly ``pos`` as the renderer draws it with the players' names (pixel for pixel)."""
+    names = {c: shown_name(seats[pos.seat_of_colour(c)]) for c in pos.colours}
+    expected = Image.open(io.BytesIO(render.render_position(pos, names=names, **marks))).convert("RGB")
+    got = Image.open(io.BytesIO(png)).convert("RGB")
+    assert got.size == expected.size, (got.size, expected.size)
+    assert got.tobytes() == expected.tobytes(), f"the picture is not the position after {pos.actions[-3:]}"
+
+
 async def strip_settled(h: Harness, live: int = 1) -> None:
     """Let the background removal of old controls finish (``live``: boards that keep theirs)."""
     for _ in range(200):
@@ -86,6 +105,24 @@ async def strip_settled(h: Harness, live: int = 1) -> None:
             return
         await asyncio.sleep(0.02)
     raise AssertionError(f"{len(boards)} boards still have controls")
+
+
+def check_panel(panel: FakeMessage, pos: Position, action: str, seats: dict[int, FakeMember]) -> None:
+    """A panel on its way to ``action`` from ``pos``: while a disc's direction or a relocation is
+    chosen it shows the position with that disc (and where it may go) pointed out; otherwise no picture."""
+    text = panel.content or ""
+    if "to which neighbour" in text:
+        start = action.split()[0]
+        targets = sorted(pos.grid.parse(a.split()[1]) for a in pos.legal_actions(pos.to_move[0])
+                         if len(a.split()) == 2 and a.split()[0] == start)
+        assert_picture_of(png_of(panel), pos, seats, chosen=[pos.grid.parse(start)], choices=targets)
+    elif "is surrounded" in text:
+        now = pos.after(action)[0] if "Played" in text else pos  # the panel went on after the move
+        pending = now.pending_relocations()  # type: ignore[attr-defined]
+        assert f"**{now.grid.name(pending[0])}**" in text
+        assert_picture_of(png_of(panel), now, seats, chosen=[pending[0]])
+    else:
+        assert not panel.files, text
 
 
 async def play_by_taps(h: Harness, game: str, script: Callable[[str | None], list[str]],
@@ -101,7 +138,7 @@ async def play_by_taps(h: Harness, game: str, script: Callable[[str | None], lis
     for action in script(row.first):
         colour = action.split(":")[0] if ":" in action else pos.to_move[0]
         user = seats[pos.seat_of_colour(colour)]
-        message = await tap.play(user, pos, action)
+        message = await tap.play(user, pos, action, partial(check_panel, pos=pos, action=action, seats=seats))
         secret = ":" in action and len(pos.to_move) == 2
         pos.play(action)
         if secret:
@@ -111,7 +148,7 @@ async def play_by_taps(h: Harness, game: str, script: Callable[[str | None], lis
             # Blind Hex, a letter with more to write in the same turn: words only; the last board keeps Play.
             assert f"wrote at {action}" in message.content and "tap **Play**" in message.content, message.content
         else:
-            assert png_of(message).startswith(b"\x89PNG")
+            assert_picture_of(png_of(message), pos, seats)
             text = message.embeds[0]["description"]
             if ":" in action:
                 assert "Cards revealed" in text, text
@@ -338,3 +375,127 @@ async def test_autocomplete_offers_inphexion_discs_first_then_the_moves_of_the_o
     assert discs.values[2:7] == ["d4 c4", "d4 c5", "d4 d3", "d4 e3", "d4 e4"]
     assert moves.values == ["d4 c4", "d4 c5", "d4 d3", "d4 e3", "d4 e4"]
     assert lone.ephemeral and "`d4 c4`" in lone.content
+
+
+# -- acknowledged first, answered with the right visibility ------------------------------------------------
+
+
+async def test_takeback_is_acknowledged_before_the_game_is_read(harness, monkeypatch):
+    w = harness.world
+    async with harness.running() as bot:
+        await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first")
+        played = await Tapper(harness.fake, harness.channel).play(w.alice, engine.new_game("hex", 5, ["swap"]), "c3")
+        await strip_settled(harness)
+        reading = asyncio.Event()
+        service_game = bot.service.game
+
+        async def slow_game(game_id):
+            await reading.wait()  # the database is slow: nothing is read until the test lets it
+            return await service_game(game_id)
+
+        monkeypatch.setattr(bot.service, "game", slow_game)
+        takeback = next(c for c in played.custom_ids if c.endswith(":takeback"))
+        inter = await harness.fake.start_component(w.alice, played, takeback)
+        await harness.fake.wait_for_request(lambda q: q.path.startswith(f"/interactions/{inter.id}/")
+                                            and q.status is not None)
+        acked_first = inter.callback_type
+        reading.set()
+        asked = await inter.wait(10)
+    assert acked_first == 6  # no "thinking…": the request and any refusal are each their own message
+    assert not asked.ephemeral and "asks to take back" in asked.content
+
+
+async def test_takeback_on_an_old_board_is_refused_privately(harness):
+    w = harness.world
+    async with harness.running():
+        board = await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first")
+        takeback = next(c for c in board.custom_ids if c.endswith(":takeback"))
+        await harness.bot.service.play(harness.channel.id, w.alice.id, "c3")  # the board is now an old one
+        count = len(harness.fake.messages(harness.channel))
+        refused = await harness.fake.click(w.alice, board, takeback)
+    assert refused.ephemeral and "moved on" in refused.content
+    assert len(harness.fake.messages(harness.channel)) == count
+
+
+async def test_board_on_a_game_that_ended_answers_privately(harness):
+    w = harness.world
+    async with harness.running():
+        board = await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first")
+        # The game ends where this board cannot see it (its controls are still there): a press races the end.
+        await harness.bot.service.resign(harness.channel.id, w.bob.id)
+        count = len(harness.fake.messages(harness.channel))
+        pressed = await harness.fake.click(w.carol, board, next(c for c in board.custom_ids if c.endswith(":board")))
+    assert pressed.ephemeral and "game is over" in pressed.content
+    assert pressed.interaction.callback_type == 6  # nothing public was ever shown for it
+    assert len(harness.fake.messages(harness.channel)) == count
+
+
+# -- Abort: shown exactly when /abort would be allowed -----------------------------------------------------
+
+
+def abort_shown(message: FakeMessage) -> bool:
+    """Whether a board carries the Abort control."""
+    return any(c.custom_id and c.custom_id.endswith(":abort") for c in message.component_list)
+
+
+async def test_abort_is_shown_exactly_while_abort_is_allowed_even_after_a_secret_choice(harness):
+    w = harness.world
+    async with harness.running():
+        shown = [abort_shown(await harness.start_game(w.alice, w.bob, "blindhex", seat="first"))]
+        game = await harness.bot.service.game_in(harness.channel.id)
+        loser = game.position.to_move[0]  # lost the cut: sets two cards aside, then chooses first
+        user = w.alice if game.user_of(loser) == w.alice.id else w.bob
+        aside = sorted(game.position.hands()[loser])[:2]
+        after_aside = (await harness.move(user, f"aside {aside[0]}+{aside[1]}")).message
+        shown.append(abort_shown(after_aside))  # one action each at most: abort allowed
+        game = await harness.bot.service.game_in(harness.channel.id)
+        choice = game.position.legal_actions(loser)[0]
+        chosen = await harness.move(user, choice.split(":")[1])  # a second action, in secret: no board
+        count = len(harness.fake.messages(harness.channel))
+        await harness.fake.click(w.carol, after_aside, next(c for c in after_aside.custom_ids if c.endswith(":board")))
+        again = await Tapper(harness.fake, harness.channel).new_message(count)
+        late = await harness.slash(user, "abort")
+    assert shown == [True, True]
+    assert chosen.ephemeral and not abort_shown(again)
+    assert late.ephemeral and "Too late" in late.content
+
+
+# -- the panel's picture -------------------------------------------------------------------------------------
+
+
+async def test_without_attach_files_the_panel_still_offers_the_directions_in_words(harness):
+    w = harness.world
+    pos = engine.new_game("inphexion", 7, ["neutral"])
+    async with harness.running():
+        await harness.start_game(w.alice, w.bob, "inphexion", size=7, neutral=True, seat="first")
+        first = inphexion_script()[0]
+        await harness.move(w.alice, first)
+        pos.play(first)
+        await harness.fake.set_permissions(harness.channel, w.bot, deny=["attach_files"])
+        tap = Tapper(harness.fake, harness.channel)
+        panel = (await tap.open_panel(w.bob)).message
+        start, end = next(a.split() for a in pos.legal_actions(pos.to_move[0]) if len(a.split()) == 2)
+        await tap.tap(w.bob, panel, start)
+        directions = panel.content
+        pictured = bool(panel.files)
+        await tap.tap(w.bob, panel, end)
+        game = await harness.bot.service.game_in(harness.channel.id)
+    assert "to which neighbour" in directions and not pictured
+    assert game.position.actions == [first, f"{start} {end}"]
+
+
+def test_the_direction_and_relocation_steps_point_at_their_disc_and_no_other_step_has_a_picture():
+    from bot.panels import Preview, panel
+
+    pos = engine.new_game("inphexion", 7, ["neutral"])
+    g = pos.grid
+    directions = panel(pos, "white", ("m24",))
+    neighbours = [c for c in ("d3", "e3", "c4", "e4", "c5", "d5") if f"d4 {c}" in pos.legal_actions("white")]
+    assert neighbours
+    assert directions.preview == Preview((g.parse("d4"),), tuple(sorted(g.parse(c) for c in neighbours)))
+    assert panel(pos, "white", ()).preview is None
+    script = inphexion_script()
+    for action in script[:next(i for i, a in enumerate(script) if ">" in a)]:
+        pos.play(action)
+    relocation = panel(pos, pos.to_move[0], ())
+    assert relocation.preview == Preview((pos.pending_relocations()[0],))

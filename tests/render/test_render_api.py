@@ -144,3 +144,36 @@ def test_a_board_png_stays_under_60_kb_at_the_bots_width(game, size, random_posi
         for actions in (10, 60, 400):
             png = render.render_position(random_position(game, size, actions, seed), names={"white": "Alice", "black": "Bob"})
             assert len(png) <= 60 * 1024
+
+
+def test_chosen_and_choices_mark_only_their_own_cells(random_position):
+    import numpy as np
+
+    pos = random_position("inphexion", 7, 12, 3)
+    chosen, choices = [24], [17, 31]
+    plain = np.asarray(render.render_image(pos, palette=False), dtype=int)
+    marked = np.asarray(render.render_image(pos, palette=False, chosen=chosen, choices=choices), dtype=int)
+    changed = np.abs(marked - plain).max(axis=2) > 0
+    lay = render.layout_of(pos)
+    ys, xs = np.nonzero(changed)
+    nearest = [min((c for c in chosen + choices), key=lambda c: (lay.centre(c)[0] - x) ** 2 + (lay.centre(c)[1] - y) ** 2)
+               for x, y in zip(xs, ys)]
+    far = [(x, y, c) for x, y, c in zip(xs, ys, nearest)
+           if (lay.centre(c)[0] - x) ** 2 + (lay.centre(c)[1] - y) ** 2 > lay.radius ** 2]
+    assert not far  # nothing drawn outside the marked cells
+    for cell in chosen + choices:  # and each is marked
+        x, y = lay.centre(cell)
+        r = int(lay.radius)
+        assert changed[int(y) - r:int(y) + r, int(x) - r:int(x) + r].sum() > 50
+
+
+def test_chosen_and_choices_look_different():
+    pos = engine.new_game("hex", 5)
+    one = render.render_image(pos, palette=False, chosen=[12])
+    other = render.render_image(pos, palette=False, choices=[12])
+    assert one.tobytes() != other.tobytes()
+
+
+def test_marking_a_cell_that_is_not_on_the_board_is_refused():
+    with pytest.raises(ValueError, match="not on a board"):
+        render.render_position(engine.new_game("hex", 5), chosen=[25])

@@ -73,6 +73,8 @@ MARKS: dict[str, tuple[Callable[[], Scene], Callable[[Scene], None]]] = {
     "move arrow": (blank, lambda s: s.arrows.append(Arrow(CELL - 1, CELL + 1))),
     "winning chain": (with_disc(BLACK), lambda s: s.tints.append((CELL, "win"))),
     "may write here": (blank, lambda s: s.tints.append((CELL, "hint"))),
+    "picked disc on white": (with_disc(WHITE), lambda s: s.tints.append((CELL, "chosen"))),
+    "picked disc on black": (with_disc(BLACK), lambda s: s.tints.append((CELL, "chosen"))),
     "neutral disc": (blank, lambda s: s.pieces.append(Piece(CELL, "stack", "neutral", WHITE, BLACK))),
     "white disc": (blank, lambda s: disc_on(s, CELL, WHITE)),
     "black disc": (blank, lambda s: disc_on(s, CELL, BLACK)),
@@ -137,6 +139,10 @@ DIFFERENT = [
     ("move arrow", "relocation arrow"),
     ("neutral disc", "white disc"),
     ("neutral disc", "black disc"),
+    ("picked disc on white", "must relocate on white"),
+    ("picked disc on black", "must relocate on black"),
+    # (a picked disc never meets the winning chain: nothing is picked once the game is won)
+    ("picked disc on white", "last move ring on white"),
 ]
 
 
