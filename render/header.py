@@ -321,10 +321,7 @@ def _wrap(value: str, size: int, widths: list[float], single: int = -1) -> list[
         if not words:
             break
         if k == len(widths) - 1:
-            rest = " ".join(words)
-            if _advance(rest, size) > avail:
-                rest = "".join(piece for piece, _ in text(rest, size, REGULAR, avail).runs)
-            lines.append(rest)
+            lines.append(_cut(words, size, avail))
             break
         taken = 1
         while taken < len(words) and _advance(" ".join(words[: taken + 1]), size) <= avail:
@@ -332,6 +329,24 @@ def _wrap(value: str, size: int, widths: list[float], single: int = -1) -> list[
         lines.append(" ".join(words[:taken]))
         words = words[taken:]
     return lines
+
+
+def _cut(words: list[str], size: int, avail: float) -> str:
+    """As many whole words as fit ``avail`` with an ellipsis after them (all of them, if they fit, without).
+
+    Measured with the cached word widths; only a first word too long for the
+    line on its own is cut letter by letter.
+    """
+    whole = " ".join(words)
+    if _advance(whole, size) <= avail:
+        return whole
+    room = avail - _word_width("…", size)
+    taken = 0
+    while taken < len(words) and _advance(" ".join(words[: taken + 1]), size) <= room:
+        taken += 1
+    if taken:
+        return " ".join(words[:taken]) + "…"
+    return "".join(piece for piece, _ in text(words[0], size, REGULAR, avail).runs)
 
 
 def _draw_line(image: Image.Image, draw: ImageDraw.ImageDraw, words: str, size: int, start: tuple[float, float],

@@ -146,3 +146,31 @@ def test_a_board_png_stays_under_60_kb_at_the_bots_width(game, size, random_posi
         for actions in (10, 60, 400):
             png = render.render_position(random_position(game, size, actions, seed), names={"white": "Alice", "black": "Bob"})
             assert len(png) <= 60 * 1024
+
+
+def test_the_last_turn_is_cut_after_a_whole_word_when_the_corner_is_too_narrow():
+    from render.header import _advance, _wrap
+
+    words = "Last: Olga wrote d7 k11 (cards x 2+3, o 4+5)"
+    lines = _wrap(words, 29, [130.0, 130.0, 150.0, 220.0])
+    assert len(lines) == 4 and lines[-1].endswith("…")
+    assert all(_advance(line, 29) <= width for line, width in zip(lines, [130.0, 130.0, 150.0, 220.0]))
+    # every line but the cut one ends on a whole word of the text
+    shown = " ".join(lines)[:-1].split(" ")
+    assert shown == words.split(" ")[: len(shown)]
+
+
+def test_a_line_drawn_word_by_word_looks_like_the_line_drawn_whole():
+    from PIL import ImageChops, ImageDraw
+
+    from render.fonts import text
+    from render.header import _draw_line
+
+    words = "Last: Alice b3 c4 · 2 surrounded"
+    whole = Image.new("RGB", (700, 60), (30, 30, 30))
+    text(words, 29).draw(ImageDraw.Draw(whole), (10, 40), (240, 240, 240), "ls")
+    pieces = Image.new("RGB", (700, 60), (30, 30, 30))
+    _draw_line(pieces, ImageDraw.Draw(pieces), words, 29, (10, 40), (240, 240, 240))
+    diff = ImageChops.difference(whole, pieces).convert("L")
+    inked = sum(whole.convert("L").histogram()[97:])
+    assert inked > 500 and sum(diff.histogram()[97:]) < 0.01 * inked
