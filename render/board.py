@@ -29,7 +29,7 @@ from .theme import PieceColours, Theme, mix
 
 #: magnification used to antialias the board's polygons
 FACTOR = 3
-#: how far the digits go from the numbered cell's colour towards the ink (readable, yet quieter than the ticks)
+#: how far the digits go from the numbered cell's colour towards the ink (readable, yet not as loud as the letters)
 DIGIT_INK = 0.75
 #: digits are bold: at display size they must read at a glance
 DIGIT_WEIGHT = BOLD
