@@ -200,8 +200,9 @@ class Layout:
         n, R = self.n, self.radius
         out = self.band + R
         gap = LABEL_GAP * R
-        # horizontal distance from a row's end cell centre to the slanted band's outer edge
-        side_reach = out / (SQRT3 / 2) + gap
+        # horizontal distance from a row's end cell centre to the slanted band's outer edge, plus the gap,
+        # plus what the band slants over half a number's height: its corner stays as clear as its middle
+        side_reach = out / (SQRT3 / 2) + gap + display.CAP * self.label_size / 2 / SQRT3
         labels: list[Label] = []
         for sc in range(n):
             top = self.cell_at_slot(sc, 0)
