@@ -3,11 +3,11 @@
 Run: ``.venv/bin/python bench/render.py`` (not a test: numbers depend on the machine).
 
 For each board it prints the median time (wall and CPU) to make one PNG at the
-bot's width (``render.WIDTH``, 800×600; the position is fixed; the static
+bot's width (``render.WIDTH``, 720 wide, 4:3 up to square; the position is fixed; the static
 layer, palette and header caches are warm, as in a running bot, and the cold
 first picture is shown apart), the PNG size, and whether it meets the targets
 (≤ 5 ms CPU for inpHeXion and Hex 7×7 and 11×11, ≤ 7 ms for Blind Hex, ≤ 60 KB).
-The baseline renders an 800 px chess board with ``chess.svg`` and converts it
+The baseline renders a chess board as wide with ``chess.svg`` and converts it
 with ``cairosvg`` in the same run. Last, the time, length and size of replay
 GIFs (target: 20–40 s a game, ≤ 8 MB).
 """
@@ -66,7 +66,7 @@ def until_end(game: str, size: int | None, seed: int = 1, **kw) -> engine.Positi
 
 
 def chess_baseline() -> tuple[float, float, int]:
-    """Median wall ms, CPU ms and bytes of an 800 px chess board through chess.svg and cairosvg."""
+    """Median wall ms, CPU ms and bytes of a chess board as wide as ours through chess.svg and cairosvg."""
     import cairosvg
     import chess
     import chess.svg
@@ -76,7 +76,7 @@ def chess_baseline() -> tuple[float, float, int]:
         board.push_uci(uci)
 
     def draw() -> bytes:
-        svg = chess.svg.board(board, size=800, lastmove=board.peek())
+        svg = chess.svg.board(board, size=render.WIDTH, lastmove=board.peek())
         return cairosvg.svg2png(bytestring=svg.encode())
 
     ms, cpu, png = median_ms(draw, 20)
@@ -89,7 +89,7 @@ def main() -> None:
     chess_ms, chess_cpu, chess_bytes = chess_baseline()
     print(f"{'picture':34} {'cold ms':>8} {'median ms':>10} {'CPU ms':>7} {'PNG KB':>7} {'vs chess':>9} target")
     print(
-        f"{'chess 800 px (python-chess+cairosvg)':34} {'':>8} {chess_ms:10.1f} {chess_cpu:7.1f} "
+        f"{f'chess {render.WIDTH} px (python-chess+cairosvg)':34} {'':>8} {chess_ms:10.1f} {chess_cpu:7.1f} "
         f"{chess_bytes / 1024:7.1f} {1.0:9.2f}"
     )
     cases = [

@@ -100,8 +100,9 @@ _PAGES: dict[str, list[Page]] = {
              lambda: _first_random("hex", 5, _won_by_connection)),
     ],
     "blindhex": [
-        Page("The board", COORDINATES + " Each cell is marked 1–5 (hash marks and a tint); x joins left and "
-             "right, o top and bottom.",
+        Page("The board", COORDINATES + " A numbered cell shows its number (1–5, bold, lighter cell); every other "
+             "cell shows the two numbers it matches (its numbered neighbours'). x joins left and right, o top "
+             "and bottom.",
              lambda: _play("blindhex", None, [], first="x")),
         Page("Setting aside", "Each holds cards 1–5. The loser of the cut sets two aside at the start: "
              "`/move aside 4+5`.",

@@ -55,10 +55,13 @@ def main() -> int:
 
 
 def side_by_side(out: Path) -> None:
-    """display-size.png: the old and the new Hex picture each at the size Discord's desktop shows them.
+    """display-size.png: the old and the new Hex picture at the sizes Discord shows them.
 
-    ``hex-win-before.png`` is the picture the renderer drew before it was made
-    for that size (900×752, kept as a file: that renderer is gone).
+    Top row: each fitted into the desktop client's 400×300 embed box; bottom
+    row: each at the width of an embed image on a 360 px phone (about 248 px,
+    our estimate; see :mod:`render.display`). ``hex-win-before.png`` is the
+    picture the renderer drew before it was made for those sizes (900×722, kept
+    as a file: that renderer is gone).
     """
     from PIL import Image, ImageDraw
 
@@ -68,21 +71,32 @@ def side_by_side(out: Path) -> None:
     before = Image.open(Path(__file__).parent / "images" / "hex-win-before.png").convert("RGB")
     pos, options = _hex_win()
     now = render.render_image(pos, **options, palette=False)
-    shown = []
-    for im in (before, now):
-        k = display.scale(*im.size)
-        shown.append(im.resize((round(im.width * k), round(im.height * k)), Image.Resampling.LANCZOS))
-    gap, top = 16, 28
-    sheet = Image.new("RGB", (sum(im.width for im in shown) + 3 * gap, top + max(im.height for im in shown) + gap),
-                      (49, 51, 56))
+    rows = []
+    for where, scale in (("Discord desktop: fitted into the 400×300 embed box", display.desktop_scale),
+                         (f"a 360 px phone: {display.PHONE} px wide (our estimate)", display.phone_scale)):
+        shown = []
+        for im in (before, now):
+            k = scale(*im.size)
+            shown.append(im.resize((round(im.width * k), round(im.height * k)), Image.Resampling.LANCZOS))
+        rows.append((where, shown))
+    gap, title, top = 16, 26, 22
+    width = max(sum(im.width for im in shown) for _, shown in rows) + 3 * gap
+    height = sum(title + top + max(im.height for im in shown) + gap for _, shown in rows)
+    sheet = Image.new("RGB", (width, height), (49, 51, 56))
     draw = ImageDraw.Draw(sheet)
-    x = gap
-    for im, words in zip(shown, (f"before: {before.width}×{before.height}, shown at {shown[0].width}×{shown[0].height}",
-                                 f"now: {now.width}×{now.height}, shown at {shown[1].width}×{shown[1].height}")):
-        text(words, 15, MEDIUM).draw(draw, (x, top / 2), (242, 243, 245), "lm")
-        sheet.paste(im, (x, top))
-        x += im.width + gap
-    sheet.save(out / "display-size.png")
+    y = 0
+    for where, shown in rows:
+        text(where, 15, MEDIUM).draw(draw, (gap, y + title / 2 + 2), (242, 243, 245), "lm")
+        y += title
+        x = gap
+        for im, label, src in zip(shown, ("before", "now"), (before, now)):
+            words = f"{label}: {src.width}×{src.height} → {im.width}×{im.height}"
+            text(words, 13, MEDIUM).draw(draw, (x, y + top / 2), (181, 186, 193), "lm")
+            sheet.paste(im, (x, y + top))
+            x += im.width + gap
+        y += top + max(im.height for im in shown) + gap
+    # an adaptive palette: a tenth of the size, no visible difference at these sizes
+    sheet.quantize(256, dither=Image.Dither.NONE).save(out / "display-size.png", optimize=True)
     print(out / "display-size.png")
 
 

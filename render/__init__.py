@@ -28,8 +28,9 @@ from .scene import Scene
 from .theme import THEMES
 from .theme import theme as _theme
 
-#: default picture width: twice the 400 px Discord's desktop shows (sharp on high-density screens), 4:3
-WIDTH = 800
+#: default picture width: about three times the 248 px a phone shows (sharp on its high-density screen;
+#: see :mod:`render.display`)
+WIDTH = 720
 
 __all__ = ["WIDTH", "THEMES", "Layout", "layout_of", "render_position", "render_image", "render_replay"]
 

@@ -1,11 +1,16 @@
-"""The static layers of a picture: the board under everything, and Blind Hex's marks over the tints.
+"""The static layer of a picture (the board under everything) and Blind Hex's numbers.
 
-They depend only on the layout, the theme and the game's look (band colours and,
-for Blind Hex, the numbered cells), so each is drawn once per combination and
-cached; every picture starts from a copy of the board layer. Blind Hex's hash
-marks and digits are kept apart from it: they are drawn after the cell tints
-(cells a letter may go to, the winning chain), which would otherwise wash out
-the very marks that tell a player which number a cell matches.
+The board layer depends only on the layout, the theme and the game's look (band
+colours and, for Blind Hex, the numbered cells), so it is drawn once per
+combination and cached; every picture starts from a copy of it. Blind Hex's
+numbers are sprites drawn after the cell tints (cells a letter may go to, the
+winning chain), which would otherwise wash them out.
+
+The printed Blind Hex board tells which numbers a plain cell matches by hash
+marks on the sides it shares with its numbered neighbours. At the size Discord
+shows a picture on a phone those ticks are a few pixels of noise, so the
+pictures write the numbers instead: a numbered cell's in bold, a plain cell's
+pair (its two numbered neighbours') smaller beside each other.
 """
 
 from __future__ import annotations
@@ -18,13 +23,13 @@ from PIL import Image, ImageDraw
 
 from . import display
 from .fonts import BOLD, MEDIUM, font
-from .geometry import LABEL_WEIGHT, SIDES, Layout, hexagon
+from .geometry import LABEL_WEIGHT, SIDES, Layout
 from .raster import Pen
-from .theme import RGB, PieceColours, Theme, mix
+from .theme import PieceColours, Theme, mix
 
 #: magnification used to antialias the board's polygons
 FACTOR = 3
-#: how far the digits go from the numbered cell's colour towards the ink (readable, yet quieter than the ticks)
+#: how far the digits go from the numbered cell's colour towards the ink (readable, yet not as loud as the letters)
 DIGIT_INK = 0.75
 #: digits are bold: at display size they must read at a glance
 DIGIT_WEIGHT = BOLD
@@ -48,15 +53,6 @@ class BoardStyle:
     pieces: str = "disc"
     #: Blind Hex: the numbers each plain cell matches (its numbered neighbours'), () for a numbered cell
     matches: tuple[tuple[int, ...], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Patch:
-    """A piece of a transparent layer: paste ``image`` at ``(x, y)`` by its own alpha."""
-
-    image: Image.Image
-    x: int
-    y: int
 
 
 def rim_width(lay: Layout) -> float:
@@ -98,72 +94,18 @@ def board_layer(style: BoardStyle, lay: Layout, theme: Theme) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=24)
-def marks_layer(style: BoardStyle, lay: Layout, theme: Theme) -> tuple[Patch, ...]:
-    """Blind Hex's hash marks as transparent patches over the numbered cells (none for the other games).
-
-    Pasted after the tints, so the ticks keep the ink's full colour on tinted
-    cells. The layer is cut into one patch round each numbered cell (merged
-    where two would overlap, so no pixel is pasted twice): pasting only those
-    takes about half the time of pasting the whole board's box.
-    """
-    if not style.numbers:
-        return ()
-    R = lay.radius
-    # every tick of a cell lies within about 1.05 R of its centre (they cross its sides); 1.1 R leaves a margin
-    boxes = []
-    for i, k in enumerate(style.numbers):
-        if k:
-            x, y = lay.centre(i)
-            boxes.append((math.floor(x - 1.1 * R), math.floor(y - 1.1 * R), math.ceil(x + 1.1 * R), math.ceil(y + 1.1 * R)))
-    boxes = _disjoint(boxes)
-    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
-    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
-    big = Image.new("RGBA", ((x1 - x0) * FACTOR, (y1 - y0) * FACTOR), (*theme.ink, 0))
-    pen = Pen(big, FACTOR, (x0, y0))
-    for i, k in enumerate(style.numbers):
-        if k:
-            _hash_marks(pen, lay, i, k, theme.ink)
-    layer = big.reduce(FACTOR)
-    patches = []
-    for left, top, right, bottom in boxes:
-        patch = layer.crop((left - x0, top - y0, right - x0, bottom - y0))
-        inked = patch.getchannel("A").getbbox()
-        if inked:
-            patches.append(Patch(patch.crop(inked), left + inked[0], top + inked[1]))
-    return tuple(patches)
-
-
-def _disjoint(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-    """The boxes with every overlapping pair replaced by the box round both, until none overlap."""
-    out = list(boxes)
-    merged = True
-    while merged:
-        merged = False
-        for i in range(len(out)):
-            for j in range(i + 1, len(out)):
-                a, b = out[i], out[j]
-                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                    out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-                    del out[j]
-                    merged = True
-                    break
-            if merged:
-                break
-    return out
-
-
 def digit_size(lay: Layout) -> int:
-    """Font size of Blind Hex's digits: at least :data:`render.display.DIGIT` tall on Discord."""
-    return max(display.cap_font(display.DIGIT, lay.width), round(0.62 * lay.radius))
+    """Font size of Blind Hex's digits: at least :data:`render.display.DIGIT` tall on Discord, and a cell's
+    number stands out from the smaller pairs of the plain cells (its capitals 60 % of the cell's height)."""
+    return max(display.cap_font(display.DIGIT, lay.width), round(1.7 * lay.radius))
 
 
 @lru_cache(maxsize=64)
 def digit(k: int, size: int, theme: Theme) -> Image.Image:
     """The number of a numbered cell as a centred sprite (see :func:`render.pieces.place`).
 
-    A sprite rather than part of :func:`marks_layer`: a cell with a letter on it
-    leaves its digit out (the letter says the cell is taken) but keeps its ticks.
+    A sprite rather than part of :func:`board_layer`: a cell with a letter on it
+    leaves its digit out (the letter says the cell is taken).
     """
     f = font(size, DIGIT_WEIGHT)
     colour = mix(theme.cell_numbered, theme.ink, DIGIT_INK)
@@ -173,42 +115,10 @@ def digit(k: int, size: int, theme: Theme) -> Image.Image:
     return image
 
 
-def _hash_marks(pen: Pen, lay: Layout, cell: int, k: int, ink: RGB) -> None:
-    """``k`` ticks across each side of a numbered cell, as on the printed board.
-
-    Five is four ticks crossed by a slash (a tally). A plain cell next to the
-    numbered cell shares that side, so it shows the same ticks: that is how the
-    printed board tells which numbers a plain cell matches.
-    """
-    R = lay.radius
-    x, y = lay.centre(cell)
-    corners = hexagon(x, y, R)
-    length = 0.30 * R
-    spacing = 0.115 * R
-    width = max(1.0, 0.05 * R)
-    ticks = 4 if k == 5 else k
-    for a, b in zip(corners, corners[1:] + corners[:1]):
-        mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-        ux, uy = (b[0] - a[0]) / R, (b[1] - a[1]) / R
-        nx, ny = mx - x, my - y
-        d = math.hypot(nx, ny)
-        nx, ny = nx / d, ny / d
-        for j in range(ticks):
-            off = (j - (ticks - 1) / 2) * spacing
-            cx, cy = mx + ux * off, my + uy * off
-            pen.line((cx - nx * length / 2, cy - ny * length / 2), (cx + nx * length / 2, cy + ny * length / 2), ink, width)
-        if k == 5:
-            s = 2.3 * spacing
-            pen.line(
-                (mx - ux * s - nx * length * 0.35, my - uy * s - ny * length * 0.35),
-                (mx + ux * s + nx * length * 0.35, my + uy * s + ny * length * 0.35),
-                ink,
-                width,
-            )
-
-
 #: how far the digits of a plain cell go from the cell's colour towards the ink (about 4:1 against the cell)
 PAIR_INK = 0.78
+#: the width a plain cell's digits keep (their height is kept whole): a condensed face's proportions
+CONDENSE = 0.66
 
 
 def pair_size(lay: Layout) -> int:
@@ -218,21 +128,29 @@ def pair_size(lay: Layout) -> int:
 
 @lru_cache(maxsize=64)
 def pair(ks: tuple[int, ...], size: int, theme: Theme) -> Image.Image:
-    """The numbers a plain cell matches (``1 3``), as a centred sprite: every cell's numbers readable at display size.
+    """The numbers a plain cell matches (``13``), as a centred sprite: every cell's numbers readable at display size.
 
-    The printed board tells them by the ticks on the neighbours' sides, which a
-    phone shrinks to noise; regular weight and a lighter ink keep them quieter
-    than a numbered cell's bold digit.
+    The printed board tells them by ticks on the neighbours' sides, which a
+    phone shrinks to noise; medium weight, a lighter ink and narrowed digits
+    keep them quieter than a numbered cell's bold digit.
     """
     f = font(size, MEDIUM)
     colour = mix(theme.cell, theme.ink, PAIR_INK)
-    # one above the other: a column of two small digits reads as one cell's pair, not as a number
-    w = math.ceil(max(f.getlength(str(k)) for k in ks)) + 4
-    step = round(size * 0.78)
-    h = step * len(ks) + 4
-    image = Image.new("RGBA", (w + w % 2, h + h % 2), (*colour, 0))
+    # side by side, narrowed: at the size a phone shows a cell, two digits of full width would fill it edge to
+    # edge and run into the next cell's; narrowed to CONDENSE (their height kept) a cell's pair stays apart
+    gap = max(1, round(0.08 * size))
+    boxes = [tuple(round(v) for v in f.getbbox(str(k))) for k in ks]
+    inks = [b[2] - b[0] for b in boxes]
+    top = min(b[1] for b in boxes)
+    bottom = max(b[3] for b in boxes)
+    w = sum(inks) + gap * (len(ks) - 1) + 2
+    h = bottom - top + 2
+    image = Image.new("RGBA", (w, h), (*colour, 0))
     draw = ImageDraw.Draw(image)
-    for j, k in enumerate(ks):
-        draw.text((image.width / 2, image.height / 2 + (j - (len(ks) - 1) / 2) * step), str(k), font=f,
-                  fill=(*colour, 255), anchor="mm")
-    return image
+    x = 1
+    for k, b, ink in zip(ks, boxes, inks):
+        draw.text((x - b[0], 1 - top), str(k), font=f, fill=(*colour, 255))
+        x += ink + gap
+    narrow = round(w * CONDENSE)
+    # a box filter: as sharp as the others at this ratio, and fewer shades to encode
+    return image.resize((narrow + narrow % 2, h + h % 2), Image.Resampling.BOX)

@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="PNG", help="write the final position here (default board.png)")
     p.add_argument("--gif", metavar="GIF", help="write a replay of every turn here")
     p.add_argument("--theme", choices=sorted(THEMES), default="dark")
-    p.add_argument("--width", type=int, default=None, help="picture width in pixels (PNG 800, GIF 720); pictures are 4:3")
+    p.add_argument("--width", type=int, default=None, help="picture width in pixels (default 720); pictures are 4:3 up to square, as tall as the board needs")
     p.add_argument("--flip", action="store_true", help="turn the board half a turn")
     p.add_argument("--name", action="append", default=[], metavar="COLOUR=NAME", help="a player's name; repeat")
     p.add_argument("--caption", default=None, help="text at the bottom right")

@@ -12,9 +12,9 @@ import io
 
 from PIL import Image
 
-#: zlib effort: a palette picture of flat colours packs well even at level 2 (about 40 KB at
-#: 800 px, a busy Blind Hex board under 60 KB) in a third of level 5's time
-COMPRESS_LEVEL = 2
+#: zlib effort: a palette picture of flat colours packs well at level 3 (about 30-50 KB at
+#: 720 px, a Blind Hex board with a number in every cell under 60 KB) in half of level 6's time
+COMPRESS_LEVEL = 3
 
 
 def to_palette(image: Image.Image, palette: Image.Image) -> Image.Image:

@@ -99,7 +99,8 @@ def clean(text: str) -> str:
     return " ".join(text.split())
 
 
-def _has_rtl(text: str) -> bool:
+def has_rtl(text: str) -> bool:
+    """Whether ``text`` holds a right-to-left letter (Hebrew, Arabic...)."""
     return any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text)
 
 
@@ -112,7 +113,7 @@ def runs(text: str) -> tuple[tuple[str, int], ...]:
     right shows the text as a reader expects.
     """
     text = clean(text)
-    if _has_rtl(text):
+    if has_rtl(text):
         text = get_display(arabic_reshaper.reshape(text))
     out: list[tuple[str, int]] = []
     for ch in text:

@@ -200,8 +200,9 @@ class Layout:
         n, R = self.n, self.radius
         out = self.band + R
         gap = LABEL_GAP * R
-        # horizontal distance from a row's end cell centre to the slanted band's outer edge
-        side_reach = out / (SQRT3 / 2) + gap
+        # horizontal distance from a row's end cell centre to the slanted band's outer edge, plus the gap,
+        # plus what the band slants over half a number's height: its corner stays as clear as its middle
+        side_reach = out / (SQRT3 / 2) + gap + display.CAP * self.label_size / 2 / SQRT3
         labels: list[Label] = []
         for sc in range(n):
             top = self.cell_at_slot(sc, 0)
@@ -312,18 +313,33 @@ def check_width(width: int) -> None:
 
 @lru_cache(maxsize=256)
 def layout(n: int, width: int, header: int, footer: int, flip: bool = False) -> Layout:
-    """The layout of an n×n board in a 4:3 picture ``width`` wide, below a header and above a footer.
+    """The layout of an n×n board in a picture ``width`` wide, below a header and above a footer.
 
-    The radius is the largest with which the board fits both the width and the
-    height left between header and footer, found by bisection because the
-    coordinates' font size depends on it.
+    A phone shows the picture at a fixed width (see :mod:`render.display`), so
+    the board takes the whole width and the picture is as tall as that needs,
+    from 4:3 (the desktop box's shape) up to square. The radius is the largest
+    with which the board fits, found by bisection because the coordinates'
+    font size depends on it.
     """
     scale = width / 900
-    margin = 12 * scale
-    pad = 8 * scale
-    height = display.height_for(width)
+    margin = 8 * scale
+    pad = 6 * scale
     avail_w = width - 2 * margin
+    lowest, tallest = display.height_for(width), display.tallest(width)
+    radius = _fit(n, scale, avail_w, tallest - header - footer - 2 * pad)
+    left, top, right, bottom = _extent(n, radius, _label_size(radius, scale, n))
+    height = min(tallest, max(lowest, math.ceil(header + footer + 2 * pad + bottom - top)))
     avail_h = height - header - footer - 2 * pad
+    radius = _fit(n, scale, avail_w, avail_h)
+    label_size = _label_size(radius, scale, n)
+    left, top, right, bottom = _extent(n, radius, label_size)
+    ox = (width - (right - left)) / 2 - left
+    oy = header + pad + (avail_h - (bottom - top)) / 2 - top
+    return Layout(n, width, height, flip, radius, header, footer, ox, oy, label_size, scale)
+
+
+def _fit(n: int, scale: float, avail_w: float, avail_h: float) -> float:
+    """The largest radius with which an n×n board, bands and coordinates included, fits ``avail_w``×``avail_h``."""
     lo, hi = 1.0, avail_w
     for _ in range(40):
         mid = (lo + hi) / 2
@@ -332,9 +348,4 @@ def layout(n: int, width: int, header: int, footer: int, flip: bool = False) -> 
             lo = mid
         else:
             hi = mid
-    radius = lo
-    label_size = _label_size(radius, scale, n)
-    left, top, right, bottom = _extent(n, radius, label_size)
-    ox = (width - (right - left)) / 2 - left
-    oy = header + pad + (avail_h - (bottom - top)) / 2 - top
-    return Layout(n, width, height, flip, radius, header, footer, ox, oy, label_size, scale)
+    return lo

@@ -1,4 +1,4 @@
-"""Draw a :class:`~render.scene.Scene`: board layer, tints, Blind Hex marks, pieces, marks, arrows, header, footer.
+"""Draw a :class:`~render.scene.Scene`: board layer, tints, Blind Hex numbers, pieces, marks, arrows, header, footer.
 
 The painter knows nothing about the games; it turns the scene's cells into
 pixels with :mod:`render.geometry` and the cached sprites of
@@ -12,7 +12,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from .board import board_layer, digit, digit_size, marks_layer, pair, pair_size
+from .board import board_layer, digit, digit_size, pair, pair_size
 from .geometry import Layout, layout
 from .header import draw_footer, draw_header, draw_legend, footer_height, header_height
 from .pieces import DISC, cell_frame, cell_tint, diamond, disc, dot, ghost, letter, place, ring, stack
@@ -23,8 +23,7 @@ from .theme import RGB, Theme
 
 def scene_layout(scene: Scene, width: int, flip: bool) -> Layout:
     """The layout a scene needs at ``width`` (its header grows for Blind Hex cards)."""
-    scale = width / 900
-    return layout(scene.size, width, header_height(scene, scale), footer_height(scene, scale), flip)
+    return layout(scene.size, width, header_height(scene, width), footer_height(scene, width), flip)
 
 
 def paint(scene: Scene, theme: Theme, width: int = 900, flip: bool = False) -> Image.Image:
@@ -70,16 +69,14 @@ def paint(scene: Scene, theme: Theme, width: int = 900, flip: bool = False) -> I
 
 
 def _numbers(image: Image.Image, scene: Scene, lay: Layout, theme: Theme) -> None:
-    """Blind Hex's ticks and digits, over the tints and the winning line so they keep their contrast.
+    """Blind Hex's numbers, over the tints and the winning line so they keep their contrast.
 
-    A plain cell shows the numbers it matches, small. An ``erase`` tint leaves out
-    the digits of a cell a letter stands on; the ticks stay,
-    since they also tell which numbers the neighbouring cells match.
+    A numbered cell shows its number in bold, a plain cell the numbers it
+    matches, smaller. An ``erase`` tint leaves out the numbers of a cell a
+    letter stands on.
     """
     if not scene.style.numbers:
         return
-    for patch in marks_layer(scene.style, lay, theme):
-        image.paste(patch.image, (patch.x, patch.y), patch.image)
     hidden = {cell for cell, kind in scene.tints if kind == "erase"}
     size = digit_size(lay)
     small = pair_size(lay)

@@ -215,7 +215,7 @@ def diamond(colour: RGB, edge: RGB, radius: float) -> Image.Image:
     """
     r = 0.86 * radius
     w = 0.12 * radius
-    e = max(1.0, 0.04 * radius)
+    e = max(1.0, 0.05 * radius)
     side = _side(r + w + 2 * e)
     m = side / 2
     pts = [(m, m - r), (m + r, m), (m, m + r), (m - r, m)]

@@ -40,7 +40,7 @@ class Theme:
     cell: RGB
     cell_line: RGB
     cell_numbered: RGB
-    #: ticks and digits of Blind Hex numbered cells
+    #: Blind Hex's numbers
     ink: RGB
     #: last-turn marks (arrows, rings) and their dark outline
     accent: RGB

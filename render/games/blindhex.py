@@ -1,4 +1,4 @@
-"""Blind Hex: the numbered board with its hash marks, x and o letters, cards.
+"""Blind Hex: the numbered board with every cell's number(s), x and o letters, cards.
 
 A round is public only once both players have chosen, so the picture shows a
 secret choice only as "chosen" (never the cards). While a revealed round is

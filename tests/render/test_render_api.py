@@ -21,7 +21,7 @@ def test_picture_is_a_palette_png_of_the_requested_width(random_position):
     image = Image.open(io.BytesIO(render.render_position(random_position("hex", 7, 10, 1), width=640)))
     assert image.mode == "P"
     assert image.width == 640
-    assert 0.5 * image.width < image.height < 1.0 * image.width
+    assert 0.75 * image.width <= image.height <= image.width
 
 
 def test_rendering_the_same_position_twice_gives_the_same_bytes(random_position):
@@ -84,7 +84,9 @@ def test_names_and_caption_change_the_picture_but_not_the_board(random_position)
 def test_very_long_names_do_not_break_the_picture(random_position):
     pos = random_position("inphexion", 7, 10, 11)
     png = render.render_position(pos, names={"white": "W" * 200, "black": "ÆØÅ 名前 🎲"})
-    assert Image.open(io.BytesIO(png)).size == (render.WIDTH, render.WIDTH * 3 // 4)
+    lay = render.layout_of(pos)
+    assert Image.open(io.BytesIO(png)).size == (render.WIDTH, lay.height)
+    assert lay == render.layout_of(pos, names={"white": "Al", "black": "Bo"})
 
 
 def test_flip_changes_the_picture(random_position):
@@ -177,3 +179,31 @@ def test_chosen_and_choices_look_different():
 def test_marking_a_cell_that_is_not_on_the_board_is_refused():
     with pytest.raises(ValueError, match="not on a board"):
         render.render_position(engine.new_game("hex", 5), chosen=[25])
+
+
+def test_the_last_turn_is_cut_after_a_whole_word_when_the_corner_is_too_narrow():
+    from render.header import _advance, _wrap
+
+    words = "Last: Olga wrote d7 k11 (cards x 2+3, o 4+5)"
+    lines = _wrap(words, 29, [130.0, 130.0, 150.0, 220.0])
+    assert len(lines) == 4 and lines[-1].endswith("…")
+    assert all(_advance(line, 29) <= width for line, width in zip(lines, [130.0, 130.0, 150.0, 220.0]))
+    # every line but the cut one ends on a whole word of the text
+    shown = " ".join(lines)[:-1].split(" ")
+    assert shown == words.split(" ")[: len(shown)]
+
+
+def test_a_line_drawn_word_by_word_looks_like_the_line_drawn_whole():
+    from PIL import ImageChops, ImageDraw
+
+    from render.fonts import text
+    from render.header import _draw_line
+
+    words = "Last: Alice b3 c4 · 2 surrounded"
+    whole = Image.new("RGB", (700, 60), (30, 30, 30))
+    text(words, 29).draw(ImageDraw.Draw(whole), (10, 40), (240, 240, 240), "ls")
+    pieces = Image.new("RGB", (700, 60), (30, 30, 30))
+    _draw_line(pieces, ImageDraw.Draw(pieces), words, 29, (10, 40), (240, 240, 240))
+    diff = ImageChops.difference(whole, pieces).convert("L")
+    inked = sum(whole.convert("L").histogram()[97:])
+    assert inked > 500 and sum(diff.histogram()[97:]) < 0.01 * inked

@@ -8,6 +8,8 @@ import sys
 
 from PIL import Image
 
+import engine
+import render
 from render.cli import main
 
 
@@ -54,7 +56,8 @@ def test_python_dash_m_render_runs(tmp_path):
         [sys.executable, "-m", "render", "hex", "--size", "5", "c3", "-o", str(out)], capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
-    assert Image.open(io.BytesIO(out.read_bytes())).size == (800, 600)
+    lay = render.layout_of(engine.new_game("hex", 5))
+    assert Image.open(io.BytesIO(out.read_bytes())).size == (render.WIDTH, lay.height)
 
 
 def test_cli_flips_the_replay_gif_too(tmp_path):

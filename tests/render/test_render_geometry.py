@@ -70,9 +70,24 @@ def test_board_with_bands_and_coordinates_fits_the_width(n, width):
     assert right - left > width * 0.9 or bottom - top > room * 0.9
 
 
+@pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("width", [400, 720, 900])
-def test_pictures_are_4_by_3_to_fill_discords_embed_box(width):
-    assert layout(11, width, 100, 0).height == round(width * 3 / 4)
+def test_pictures_are_4_by_3_up_to_square(n, width):
+    height = layout(n, width, round(170 * width / 900), 0).height
+    assert round(width * 3 / 4) <= height <= width
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("width", [400, 720, 900])
+def test_a_taller_picture_is_only_as_tall_as_the_board_needs_to_fill_the_width(n, width):
+    # on a phone the width is the limit: the board takes all of it, and the picture
+    # is no taller than that needs (nor than square)
+    header = round(170 * width / 900)
+    lay = layout(n, width, header, 0)
+    left, top, right, bottom = lay.board_box
+    if lay.height > round(width * 3 / 4):
+        assert right - left > 0.97 * (width - 2 * 8 * width / 900)
+        assert lay.height - bottom < 0.02 * width + 2
 
 
 def test_letters_label_columns_above_and_below_and_numbers_label_rows_left_and_right():
