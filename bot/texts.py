@@ -133,7 +133,8 @@ def _next_step(game: ActiveGame, names: dict[int, str]) -> tuple[str, str]:
                 f"Relocate {which}: {', '.join(cells)} — any empty cell except {', '.join(cells)}, e.g. `/move {example}`")
     if isinstance(pos, BlindHex):
         if pos.phase == "aside":
-            return "you lost the cut", f"{colours} sets two cards aside: `/move aside 4+5` (any two of your cards)"
+            # the game's first step, said like the other games' first move
+            return "you lost the cut", f"{colours} to move: {FIRST_MOVE['blindhex']}"
         if pos.phase == "choose":
             return "choose your cards", "Both choose two cards in secret: `/move 1+4` (only you see your choice)"
         if pos.phase == "write":
@@ -150,6 +151,7 @@ def _next_step(game: ActiveGame, names: dict[int, str]) -> tuple[str, str]:
 FIRST_MOVE = {
     "inphexion": "place a disc anywhere, e.g. `/move {cell}`",
     "hex": "place a stone anywhere, e.g. `/move {cell}`",
+    "blindhex": "you lost the cut, so set two of your cards aside first, e.g. `/move aside 4+5`",
 }
 
 

@@ -112,7 +112,18 @@ async def test_the_first_board_pings_the_first_player_and_says_what_to_do(harnes
     async with harness.running():
         board = await harness.start_game(w.bob, w.alice, "hex", size=5, seat="first")
     assert mentions(board.content) == [w.bob.id]  # alice accepted: she has just acted
-    assert "place a stone anywhere, e.g. `/move c3`" in board.embeds[0]["description"]
+    assert "black to move: place a stone anywhere, e.g. `/move c3` — or tap **Play**" in board.embeds[0]["description"]
+
+
+async def test_the_first_blind_hex_board_says_in_one_line_what_to_do_first(harness):
+    w = harness.world
+    async with harness.running():
+        board = await harness.start_game(w.alice, w.bob, "blindhex", seat="first")
+        g = await harness.bot.service.game_in(harness.channel.id)
+    loser = g.position.to_move[0]
+    hint = [line for line in board.embeds[0]["description"].splitlines() if "`/move" in line]
+    assert hint == [f"{loser} to move: you lost the cut, so set two of your cards aside first, "
+                    "e.g. `/move aside 4+5` — or tap **Play**"]
 
 
 async def test_the_end_of_a_game_pings_both_players(harness, clock):
