@@ -13,7 +13,8 @@ from discord import app_commands
 from engine import BlindHex, InpHexion, Position
 
 from . import movelist
-from .service import GAME_TITLES, ActiveGame, NotYourTurn, PlayResult, UserError
+from .service import GAME_TITLES, ActiveGame, Channel, Command, Moment, NotYourTurn, Option, PlayResult, Post, UserError
+from .service.errors import joined
 
 #: the games as the command options offer them: their titles shown, their names sent
 GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAME_TITLES.items()]
@@ -252,8 +253,35 @@ def turn_count(position: Position) -> int:
 
 
 def refusal(exc: UserError) -> str:
-    """The private answer to a refused request (mentions whom a game waits for)."""
+    """The private answer to a refused request: its words with each fact as Discord shows it
+    (commands and options in code style, channels and messages as links, moments as timestamps);
+    whom a game waits for is mentioned.
+
+    >>> from bot.service import Command, Option
+    >>> refusal(UserError("Add {option}, or see {cmd}.", option=Option("thread", True), cmd=Command("games")))
+    'Add `thread:true`, or see `/games`.'
+    """
     if isinstance(exc, NotYourTurn):
         waiting = " and ".join(f"<@{u}>" for u in exc.waiting)
         return f"It's not your turn — waiting for {waiting} ({' and '.join(exc.colours)})."
-    return str(exc)
+    if not exc.facts:
+        return exc.words
+    return exc.words.format(**{name: _shown(fact) for name, fact in exc.facts.items()})
+
+
+def _shown(fact: object) -> str:
+    """One fact of a refusal as Discord shows it (see :func:`refusal`)."""
+    if isinstance(fact, (list, tuple)):
+        return joined([_shown(f) for f in fact])
+    if isinstance(fact, (Command, Option)):
+        note = f" ({fact.note})" if isinstance(fact, Option) and fact.note else ""
+        return f"`{fact}`{note}"
+    if isinstance(fact, Channel):
+        return f"<#{fact.id}>"
+    if isinstance(fact, Moment):
+        return relative_time(fact.at)
+    if isinstance(fact, Post):
+        if fact.message_id is None:
+            return f"in <#{fact.channel_id}>"  # not posted yet: a moment ago, in that channel
+        return f"https://discord.com/channels/{fact.guild_id}/{fact.channel_id}/{fact.message_id}"
+    return str(fact)

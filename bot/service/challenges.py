@@ -14,7 +14,7 @@ from engine.ai import LEVELS
 from ..store import ChallengeRow, Conflict, GameRow, GuildSettings
 from .clocks import CLOCKS, arm_timers
 from .core import GAME_TITLES, ServiceCore
-from .errors import UserError
+from .errors import Channel, Command, Post, RematchAsked, UserError
 from .values import SEATS, ActiveGame, ChallengeRequest, StartedGame
 
 log = logging.getLogger(__name__)
@@ -117,19 +117,30 @@ class ChallengesService(ServiceCore):
         if clock not in CLOCKS:
             raise UserError(f"`clock` is one of {', '.join(CLOCKS)} (time per move).")
         thread = self._wants_thread(req, settings)
-        if not thread and await self.store.active_game_in(req.channel_id):
-            raise UserError(
-                "A game is already in progress in this channel. Add `thread:true` to play in a new thread."
-            )
-        now = self.clock()
-        async with self.store.transaction():
-            row = await self.store.insert_challenge(
-                guild_id=req.guild_id, channel_id=req.channel_id, challenger_id=req.challenger_id,
-                opponent_id=req.opponent_id, game=options.game, size=options.size, variants=options.variants,
-                seat=req.seat, rated=req.rated, thread=thread, created_at=now,
-                expires_at=now + settings.challenge_minutes * 60.0, clock=clock,
-            )
-            await self.store.add_timer(row.expires_at, "challenge-expiry", row.id, guild_id=row.guild_id)
+        # One rematch per game: two presses in this process wait for each other here; in two
+        # processes the store's unique index lets only one insert through.
+        once = self._rematch_locks.lock(req.rematch_of) if req.rematch_of is not None else contextlib.nullcontext()
+        async with once:
+            if req.rematch_of is not None:
+                await self._refuse_second_rematch(req.rematch_of)
+            if not thread and await self.store.active_game_in(req.channel_id):
+                raise UserError(
+                    "A game is already in progress in this channel. Add `thread:true` to play in a new thread."
+                )
+            now = self.clock()
+            try:
+                async with self.store.transaction():
+                    row = await self.store.insert_challenge(
+                        guild_id=req.guild_id, channel_id=req.channel_id, challenger_id=req.challenger_id,
+                        opponent_id=req.opponent_id, game=options.game, size=options.size, variants=options.variants,
+                        seat=req.seat, rated=req.rated, thread=thread, created_at=now,
+                        expires_at=now + settings.challenge_minutes * 60.0, clock=clock, rematch_of=req.rematch_of,
+                    )
+                    await self.store.add_timer(row.expires_at, "challenge-expiry", row.id, guild_id=row.guild_id)
+            except Conflict:
+                if req.rematch_of is not None:
+                    await self._refuse_second_rematch(req.rematch_of)
+                raise
         if names:
             await self.store.remember_names(req.guild_id, names, now)
         if self._schedule:
@@ -137,6 +148,43 @@ class ChallengesService(ServiceCore):
         log.info("challenge %d: %d challenges %d to %s %d×%d %s", row.id, req.challenger_id, req.opponent_id,
                  options.game, options.size, options.size, " ".join(options.variants) or "-")
         return row
+
+    async def rematch_request(self, game_id: int, user_id: int, bot_id: int | None) -> ChallengeRequest:
+        """The challenge the Rematch button asks for: the same game and options with the seats
+        swapped, in the same place, from ``user_id`` to the other player; UserError unless
+        ``user_id`` played in the finished game ``game_id``."""
+        row = await self.store.get_game(game_id)
+        if row is None or row.status == "active":
+            raise UserError("That game is not over yet.")
+        if user_id not in row.seats:
+            raise UserError("Only the two players can ask for a rematch; start your own game with {command}.",
+                            command=Command("challenge"))
+        cls = engine.GAMES[row.game]
+        other = row.seats[1 - row.seats.index(user_id)]
+        flags = {name: variant in row.variants for name, variant in OPTION_VARIANTS.items()
+                 if variant in cls.variant_names}
+        return ChallengeRequest(
+            guild_id=row.guild_id, channel_id=row.channel_id, channel_is_thread=row.parent_id is not None,
+            channel_can_thread=False, challenger_id=user_id, opponent_id=other, opponent_is_bot=other == bot_id,
+            opponent_is_me=other == bot_id, level=row.ai_level or "medium", game=row.game,
+            size=row.size if len(cls.sizes) > 1 else None,
+            # colours swapped: whoever moved first moves second now
+            seat="second" if row.seats.index(user_id) == 0 else "first",
+            rated=row.rated, thread=False, clock=row.clock, rematch_of=row.id, **flags,
+        )
+
+    async def _refuse_second_rematch(self, game_id: int) -> None:
+        """RematchAsked, pointing at it, when game ``game_id`` has a rematch open or started."""
+        ch = await self.store.rematch_of(game_id)
+        if ch is None:
+            return
+        if ch.status == "open":
+            raise RematchAsked("A rematch of game #{game} is already asked for: {challenge}.", game=game_id,
+                               challenge=Post(ch.guild_id, ch.channel_id, ch.message_id))
+        started = await self.store.get_game(ch.game_id) if ch.game_id is not None else None
+        where = Channel(started.channel_id if started else ch.channel_id)
+        raise RematchAsked("The rematch of game #{game} is game #{started}, in {channel}.", game=game_id,
+                           started=ch.game_id, channel=where)
 
     @staticmethod
     def _wants_thread(req: ChallengeRequest, settings: GuildSettings) -> bool:

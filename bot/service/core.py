@@ -51,6 +51,8 @@ class ServiceCore:
         self._channel_locks = KeyLocks()
         #: one lock per game for its live board message (see :mod:`.boards`)
         self._board_locks = KeyLocks()
+        #: one lock per finished game for asking its rematch (see :mod:`.challenges`)
+        self._rematch_locks = KeyLocks()
 
     async def _wake(self) -> None:
         """Tell the timer driver that the earliest timer may have changed."""

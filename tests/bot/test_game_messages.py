@@ -175,6 +175,36 @@ async def test_rematch_challenges_the_other_player_with_the_same_options_and_the
     assert mentions(board.content) == [w.bob.id]
 
 
+async def test_a_second_rematch_press_points_privately_at_the_open_rematch_challenge(harness):
+    w = harness.world
+    async with harness.running():
+        over = await finish_with_resignation(harness)
+        button = next(c for c in over.custom_ids if c.endswith(":rematch"))
+        first = await harness.fake.click(w.bob, over, button)
+        again = await harness.fake.click(w.bob, over, button)
+        other = await harness.fake.click(w.alice, over, button)
+        challenges = [m for m in harness.fake.messages(harness.channel) if "rematch of game #1" in m.content]
+    link = f"https://discord.com/channels/{w.guild.id}/{harness.channel.id}/{first.message.id}"
+    assert len(challenges) == 1
+    for r in (again, other):
+        assert r.ephemeral and r.content == f"A rematch of game #1 is already asked for: {link}.", r.content
+
+
+async def test_rematch_pressed_by_both_players_at_once_makes_one_challenge(harness):
+    from tests.bot.test_races import all_at_once
+
+    w = harness.world
+    fake = harness.fake
+    async with harness.running():
+        over = await finish_with_resignation(harness)
+        button = next(c for c in over.custom_ids if c.endswith(":rematch"))
+        results = await all_at_once(harness, [fake.start_component(u, over, button) for u in (w.alice, w.bob) * 2])
+        challenges = [m for m in fake.messages(harness.channel) if "rematch of game #1" in m.content]
+    assert len(challenges) == 1
+    refused = [r for r in results if r.ephemeral]
+    assert len(refused) == 3 and all("already asked for" in r.content for r in refused), [r.content for r in results]
+
+
 async def test_the_moves_button_shows_a_numbered_score_sheet_and_the_files(harness):
     w = harness.world
     async with harness.running():
