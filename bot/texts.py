@@ -33,14 +33,43 @@ def title(game: ActiveGame) -> str:
     return f"{GAME_TITLES[o.game]} {o.size}×{o.size}{variants} · game #{game.row.id}"
 
 
-def player(game: ActiveGame, colour: str, names: dict[int, str]) -> str:
-    """``**alice** (white)``."""
-    return f"**{clean(names.get(game.user_of(colour), '?'))}** ({colour})"
+def player(game: ActiveGame, colour: str, names: dict[int, str], at: Position | None = None) -> str:
+    """``**alice** (white)``: who plays ``colour`` now, or at the past position ``at`` (before a swap
+    the other player may have had it)."""
+    return f"**{clean(names.get(user_at(game, colour, at), '?'))}** ({colour})"
 
 
-def colour_names(game: ActiveGame, names: dict[int, str]) -> dict[str, str]:
-    """colour → display name, for the picture."""
-    return {c: names.get(game.user_of(c), c) for c in game.position.colours}
+def user_at(game: ActiveGame, colour: str, at: Position | None = None) -> int:
+    """The user who plays ``colour`` now, or at the past position ``at`` of the game."""
+    return game.row.seats[(at or game.position).seat_of_colour(colour)]
+
+
+def colour_names(game: ActiveGame, names: dict[int, str], at: Position | None = None) -> dict[str, str]:
+    """colour → display name for the picture of the game now, or of its past position ``at``
+    (names change sides from a swap on)."""
+    return {c: names.get(user_at(game, c, at), c) for c in game.position.colours}
+
+
+def seated(game: ActiveGame, names: dict[int, str]) -> list[tuple[str, str, str]]:
+    """(name, colour at the start, colour now) of each player, the first to move first."""
+    start = game.position.options.new_position()
+    seats = sorted((0, 1), key=lambda seat: start.colour_of_seat(seat) not in start.to_move[:1])
+    return [(clean(names.get(game.row.seats[seat], "?")), start.colour_of_seat(seat),
+             game.position.colour_of_seat(seat)) for seat in seats]
+
+
+def colours_of_game(started: str, now: str) -> str:
+    """``black``, or ``black, white from the swap`` for a player who changed colour.
+
+    >>> colours_of_game("black", "white")
+    'black, white from the swap'
+    """
+    return started if started == now else f"{started}, {now} from the swap"
+
+
+def players_at(game: ActiveGame, names: dict[int, str], at: Position | None = None) -> str:
+    """``**alice** (black) · **bob** (white)`` as they play now, or at the past position ``at``."""
+    return " · ".join(player(game, c, names, at) for c in game.position.colours)
 
 
 def describe_action(position: Position, action: str) -> str:

@@ -147,7 +147,7 @@ class Challenges(commands.Cog):
         game, cut = await self.service.start_ai_game(req, self.bot.user_id, open_thread, names)
         names = await self.service.names(game.row.guild_id, game.row.seats)
         lines = [f"Game #{game.row.id} against the computer ({req.level}, unrated) begins!",
-                 " · ".join(texts.player(game, c, names) for c in game.position.colours)]
+                 texts.players_at(game, names)]
         if cut:
             winner = game.position.options.first
             lines.append(f"The cut: {', '.join(f'{c} cut {cut[c]}' for c in ('x', 'o'))} — **{winner}** wins the cut.")
@@ -251,7 +251,7 @@ class Challenges(commands.Cog):
             await self._close_message(ch, closing)
             await answer(interaction, f"Accepted — game #{game.row.id}{where}.", private=True)
         names = await self.service.names(game.row.guild_id, game.row.seats)
-        lines = [" · ".join(texts.player(game, c, names) for c in game.position.colours)]
+        lines = [texts.players_at(game, names)]
         if started.cut:
             winner = game.position.options.first
             cut = ", ".join(f"{texts.player(game, c, names)} cut {started.cut[c]}" for c in ("x", "o"))

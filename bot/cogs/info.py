@@ -266,7 +266,9 @@ class Info(commands.Cog):
             return
         names = await self.service.names(g.row.guild_id, g.row.seats)
         record = engine.Record(g.position.options, g.position.public_record())
-        file = await images.replay_file(record, texts.colour_names(g, names), f"game-{g.row.id}.gif")
+        # names as the players sat down: the GIF moves them across from a swap on
+        start = g.position.options.new_position()
+        file = await images.replay_file(record, texts.colour_names(g, names, start), f"game-{g.row.id}.gif")
         last = len(gamerecord.positions(g)) - 1
         players = " vs ".join(f"**{texts.clean(names.get(u, '?'))}**" for u in g.row.seats)
         content = f"{texts.title(g)} — {players}: the whole game; ◀ ▶ step through it turn by turn."
@@ -284,10 +286,11 @@ class Info(commands.Cog):
         names = await self.service.names(g.row.guild_id, g.row.seats)
         steps = gamerecord.positions(g)
         at = max(0, min(at, len(steps) - 1))
-        file = await images.board_file(steps[at], texts.colour_names(g, names), filename=f"game-{g.row.id}-{at}.png")
+        file = await images.board_file(steps[at], texts.colour_names(g, names, steps[at]),
+                                       filename=f"game-{g.row.id}-{at}.png")
         where = "the start" if at == 0 else f"turn {at} of {len(steps) - 1}"
         await interaction.edit_original_response(
-            content=f"{texts.title(g)} — {where}.", attachments=[file],
+            content=f"{texts.title(g)} — {where}: {texts.players_at(g, names, steps[at])}.", attachments=[file],
             view=stepper_view("replay", g.row.id, at, len(steps) - 1), allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="rules", description="How to play inpHeXion, Hex or Blind Hex")

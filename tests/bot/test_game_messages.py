@@ -252,6 +252,54 @@ async def test_replay_steps_through_the_positions_one_picture_at_a_time(harness)
     assert replay.content.count("game #1") == 1
 
 
+async def finish_after_a_swap(h: Harness) -> object:
+    """Hex: alice (black) c3, bob swaps and plays black from then on, alice (now white) b2, bob resigns."""
+    w = h.world
+    await h.start_game(w.alice, w.bob, "hex", size=5, seat="first")
+    await h.move(w.alice, "c3")
+    await h.move(w.bob, "swap")
+    await h.move(w.alice, "b2")
+    return await h.slash(w.bob, "resign")
+
+
+async def test_replay_steps_name_the_players_by_the_colours_they_had_at_each_position(harness):
+    w = harness.world
+    async with harness.running():
+        await finish_after_a_swap(harness)
+        replay = await harness.slash(w.carol, "replay", game=1)
+        steps = [await harness.fake.click(w.carol, replay, next(c for c in replay.custom_ids if c.endswith(":first")))]
+        for _ in range(3):
+            steps.append(await harness.fake.click(w.carol, replay.message,
+                                                  next(c for c in steps[-1].custom_ids if c.endswith(":next"))))
+        said = [s.content for s in steps]
+    assert ["**alice** (black)" in c and "**bob** (white)" in c for c in said] == [True, True, False, False], said
+    assert ["**bob** (black)" in c and "**alice** (white)" in c for c in said] == [False, False, True, True], said
+
+
+async def test_the_replay_gif_names_the_players_as_they_sat_down_until_the_swap(harness):
+    import engine
+    import render
+
+    w = harness.world
+    async with harness.running():
+        await finish_after_a_swap(harness)
+        replay = await harness.slash(w.carol, "replay", game=1)
+    record = engine.Record(engine.make_options("hex", 5, ["swap"]), ["c3", "swap", "b2"])
+    gif = next(data for name, data in replay.attachments.items() if name.endswith(".gif"))
+    assert gif == render.render_replay(record, names={"black": "alice", "white": "bob"})
+
+
+async def test_the_move_list_and_record_of_a_swapped_game_say_who_had_which_colour(harness):
+    w = harness.world
+    async with harness.running():
+        await finish_after_a_swap(harness)
+        record = await harness.slash(w.carol, "record", game=1)
+    assert "**alice** (black, white from the swap) · **bob** (white, black from the swap)" in record.embed["description"]
+    text = record.attachments["game-1.txt"].decode()
+    assert "# black: alice (black, white from the swap)" in text
+    assert "# white: bob (white, black from the swap)" in text
+
+
 # -- threads --------------------------------------------------------------------------------
 async def test_a_move_in_the_channel_of_a_game_that_lives_in_a_thread_points_to_the_thread(harness):
     w = harness.world
