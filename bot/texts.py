@@ -10,11 +10,13 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from engine import BlindHex, InpHexion, Position
+import engine
+from engine import BlindHex, InpHexion, Outcome, Position, Reason
 
 from . import movelist
 from .service import GAME_TITLES, ActiveGame, Channel, Command, Moment, NotYourTurn, Option, PlayResult, Post, UserError
 from .service.errors import joined
+from .store import GameRow
 
 #: the games as the command options offer them: their titles shown, their names sent
 GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAME_TITLES.items()]
@@ -199,6 +201,28 @@ def result_line(game: ActiveGame, names: dict[int, str]) -> str:
         return f"{o.in_words()}."
     loser = game.position.other(o.winner)
     return f"🏆 {o.in_words(player(game, o.winner, names), player(game, loser, names))}."
+
+
+def finished_result(row: GameRow, names: dict[int, str], bot_id: int | None = None) -> str:
+    """A finished game's result in the words of its game-over message (``alice wins: bob resigned``),
+    from its stored row; the bot of a game against the computer is ``the computer (medium)``."""
+    if row.reason is None:
+        return "Aborted: no result"
+    who = {u: clean(names.get(u, "?")) for u in row.seats}
+    if row.ai_level and bot_id in who:
+        who[bot_id] = f"the computer ({row.ai_level})"
+    if row.winner_seat is None:
+        return Outcome(None, Reason(row.reason)).in_words()
+    # the winner's colour as seated (the words name people, not colours)
+    outcome = Outcome(engine.GAMES[row.game].colours[row.winner_seat], Reason(row.reason))
+    return outcome.in_words(who[row.seats[row.winner_seat]], who[row.seats[1 - row.winner_seat]])
+
+
+def side(row: GameRow, user_id: int) -> str:
+    """``won`` or ``lost`` for a player of a finished game (as ``/stats`` counts them), else ``""``."""
+    if row.winner_seat is None or user_id not in row.seats:
+        return ""
+    return "won" if row.seats[row.winner_seat] == user_id else "lost"
 
 
 def turn_caption(result: PlayResult, names: dict[int, str], *, colour: bool = True) -> str:

@@ -71,3 +71,17 @@ def test_a_hint_that_shows_a_typed_move_also_offers_the_play_button():
     step = texts.next_step(game(engine.new_game("hex", 5)), {ALICE: "alice", BOB: "bob"})
     assert "`/move c3`" in step
     assert step.endswith(texts.PLAY_HINT)
+
+
+def test_a_finished_game_row_reads_in_the_game_over_words():
+    resigned = game(engine.new_game("hex", 5), status="finished", winner_seat=1, reason="resignation").row
+    assert texts.finished_result(resigned, {ALICE: "alice", BOB: "bob"}) == "bob wins: alice resigned"
+    abandoned = game(engine.new_game("hex", 5), status="finished", reason="abandoned").row
+    assert texts.finished_result(abandoned, {}) == "Game abandoned"
+    aborted = game(engine.new_game("hex", 5), status="aborted").row
+    assert texts.finished_result(aborted, {}) == "Aborted: no result"
+
+
+def test_a_players_side_of_a_finished_game_is_won_or_lost():
+    row = game(engine.new_game("hex", 5), status="finished", winner_seat=0, reason="connection").row
+    assert (texts.side(row, ALICE), texts.side(row, BOB), texts.side(row, 999)) == ("won", "lost", "")
