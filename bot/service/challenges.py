@@ -14,7 +14,7 @@ from engine.ai import LEVELS
 from ..store import ChallengeRow, Conflict, GameRow, GuildSettings
 from .clocks import CLOCKS, arm_timers
 from .core import GAME_TITLES, ServiceCore
-from .errors import Channel, Command, Post, RematchAsked, UserError
+from .errors import Channel, Command, Option, Post, RematchAsked, UserError
 from .values import SEATS, ActiveGame, ChallengeRequest, StartedGame
 
 log = logging.getLogger(__name__)
@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 OPTION_VARIANTS = {"pie": "pie", "neutral": "neutral", "free_reply": "free-reply", "swap": "swap"}
 #: variants a challenge gets unless it turns them off (Hex is played with the swap rule)
 ON_BY_DEFAULT = ("swap",)
+#: the option that gives a game its own thread, and the one that keeps it in the channel
+THREAD, HERE = Option("thread", True), Option("thread", False)
 
 
 def challenge_options(req: ChallengeRequest) -> engine.GameOptions:
@@ -34,15 +36,16 @@ def challenge_options(req: ChallengeRequest) -> engine.GameOptions:
     cls = engine.GAMES.get(req.game)
     if cls is None:
         names = engine.GAME_NAMES
-        raise UserError(f"Unknown game `{req.game}`: choose {', '.join(names[:-1])} or {names[-1]}.")
+        raise UserError("Unknown game {game}: choose {games}.", game=Option(req.game),
+                        games=f"{', '.join(names[:-1])} or {names[-1]}")
     offered = [name for name, variant in OPTION_VARIANTS.items() if variant in cls.variant_names]
     given = {name: getattr(req, name) for name in OPTION_VARIANTS if getattr(req, name) is not None}
     for name in given:
         if name not in offered:
-            raise UserError(_not_offered(cls, name, offered))
+            raise _not_offered(cls, name, offered)
     if len(cls.sizes) == 1 and req.size not in (None, cls.sizes[0]):
         n = cls.sizes[0]
-        raise UserError(f"{cls.title} is played on its {n}×{n} board only; leave `size` out.")
+        raise UserError(f"{cls.title} is played on its {n}×{n} board only; leave {{size}} out.", size=Option("size"))
     if req.size is not None and req.size % 2 == 0 and all(size % 2 for size in cls.sizes):
         extra = " (the neutral disc needs a centre cell)" if req.neutral else ""
         sizes = cls.sizes
@@ -56,22 +59,23 @@ def challenge_options(req: ChallengeRequest) -> engine.GameOptions:
         raise UserError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
 
 
-def _not_offered(cls: type[engine.Position], name: str, offered: list[str]) -> str:
+def _not_offered(cls: type[engine.Position], name: str, offered: list[str]) -> UserError:
     """Why a /challenge option does not fit the game, and what the game offers instead."""
     if not offered:
         n = cls.sizes[0]
         board = f"; it is always played on its {n}×{n} board" if len(cls.sizes) == 1 else ""
-        return f"{cls.title} has no `{name}` option{board}."
+        return UserError(f"{cls.title} has no {{option}} option{board}.", option=Option(name))
     owner = next(c for c in engine.GAMES.values() if OPTION_VARIANTS[name] in c.variant_names)
     article = "an" if owner.title[0].lower() in "aeiou" else "a"
 
-    def shown(option: str) -> str:
+    def shown(option: str) -> Option:
         variant = OPTION_VARIANTS[option]
         if variant != cls.pie_rule:
-            return f"`{option}`"
-        return f"`{option}` (the pie rule{', on by default' if variant in ON_BY_DEFAULT else ''})"
+            return Option(option)
+        return Option(option, note=f"the pie rule{', on by default' if variant in ON_BY_DEFAULT else ''}")
 
-    return f"`{name}` is {article} {owner.title} option; {cls.title} has {', '.join(map(shown, offered))}."
+    return UserError(f"{{option}} is {article} {owner.title} option; {cls.title} has {{offered}}.",
+                     option=Option(name), offered=[shown(o) for o in offered])
 
 
 # A standard deck without the players' own A–5 of diamonds and clubs (Blind Hex set-up).
@@ -111,11 +115,11 @@ class ChallengesService(ServiceCore):
             raise UserError("Bots can't play here — challenge a person, or challenge me to play against the computer.")
         options = challenge_options(req)
         if req.seat not in SEATS:
-            raise UserError("`seat` is first, second or random.")
+            raise UserError("{seat} is first, second or random.", seat=Option("seat"))
         settings = await self.store.guild_settings(req.guild_id)
         clock = req.clock or settings.default_clock
         if clock not in CLOCKS:
-            raise UserError(f"`clock` is one of {', '.join(CLOCKS)} (time per move).")
+            raise UserError("{clock} is one of {clocks} (time per move).", clock=Option("clock"), clocks=", ".join(CLOCKS))
         thread = self._wants_thread(req, settings)
         # One rematch per game: two presses in this process wait for each other here; in two
         # processes the store's unique index lets only one insert through.
@@ -125,7 +129,7 @@ class ChallengesService(ServiceCore):
                 await self._refuse_second_rematch(req.rematch_of)
             if not thread and await self.store.active_game_in(req.channel_id):
                 raise UserError(
-                    "A game is already in progress in this channel. Add `thread:true` to play in a new thread."
+                    "A game is already in progress in this channel. Add {thread} to play in a new thread.", thread=THREAD
                 )
             now = self.clock()
             try:
@@ -192,10 +196,10 @@ class ChallengesService(ServiceCore):
         if req.thread is None:
             return settings.always_thread and req.channel_can_thread and req.bot_can_thread and not req.channel_is_thread
         if req.thread and req.channel_is_thread:
-            raise UserError("This is already a thread; challenge again with `thread:false` to play right here.")
+            raise UserError("This is already a thread; challenge again with {here} to play right here.", here=HERE)
         if req.thread and not req.channel_can_thread:
             raise UserError("Games get a thread of their own only in a text channel; "
-                            "challenge again with `thread:false` to play right here.")
+                            "challenge again with {here} to play right here.", here=HERE)
         return req.thread
 
     async def challenge(self, challenge_id: int) -> ChallengeRow | None:
@@ -221,7 +225,8 @@ class ChallengesService(ServiceCore):
                 yield
         except Conflict:
             # Only possible with a second bot process on the same file (this one holds the channel lock).
-            raise UserError("A game has just started in this channel; challenge again with `thread:true`.") from None
+            raise UserError("A game has just started in this channel; challenge again with {thread}.",
+                            thread=THREAD) from None
 
     async def _open_challenge(self, challenge_id: int) -> ChallengeRow:
         row = await self.store.get_challenge(challenge_id)
@@ -255,7 +260,8 @@ class ChallengesService(ServiceCore):
                 channel_id, parent_id = ch.channel_id, None
                 if not ch.thread and await self.store.active_game_in(ch.channel_id):
                     raise UserError(
-                        "A game is already in progress in this channel; ask for a new challenge with `thread:true`."
+                        "A game is already in progress in this channel; ask for a new challenge with {thread}.",
+                        thread=THREAD,
                     )
                 if ch.thread:
                     if open_thread is None:
@@ -314,19 +320,20 @@ class ChallengesService(ServiceCore):
     ) -> tuple[ActiveGame, dict[str, str] | None]:
         """Start a game against the bot's AI at once (no Accept step); unrated, kept off the leaderboard."""
         if req.level not in LEVELS:
-            raise UserError(f"`level` is {', '.join(list(LEVELS)[:-1])} or {list(LEVELS)[-1]}.")
+            raise UserError("{level} is {levels}.", level=Option("level"),
+                            levels=f"{', '.join(list(LEVELS)[:-1])} or {list(LEVELS)[-1]}")
         options = challenge_options(req)
         if req.seat not in SEATS:
-            raise UserError("`seat` is first, second or random.")
+            raise UserError("{seat} is first, second or random.", seat=Option("seat"))
         settings = await self.store.guild_settings(req.guild_id)
         thread = self._wants_thread(req, settings)
         clock = req.clock or "none"
         if clock not in CLOCKS:
-            raise UserError(f"`clock` is one of {', '.join(CLOCKS)} (time per move).")
+            raise UserError("{clock} is one of {clocks} (time per move).", clock=Option("clock"), clocks=", ".join(CLOCKS))
         async with self._channel_locks.lock(req.channel_id):
             if not thread and await self.store.active_game_in(req.channel_id):
                 raise UserError(
-                    "A game is already in progress in this channel. Add `thread:true` to play in a new thread.")
+                    "A game is already in progress in this channel. Add {thread} to play in a new thread.", thread=THREAD)
             return await self._start_ai_game(req, options, thread, clock, bot_id, open_thread, names)
 
     async def _start_ai_game(

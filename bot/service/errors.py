@@ -78,6 +78,8 @@ def plain(fact: Any) -> str:
     """A fact as plain words; a list of them joined (``a, b and c``)."""
     if isinstance(fact, (list, tuple)):
         return joined([plain(f) for f in fact])
+    if isinstance(fact, Option) and fact.note:
+        return f"{fact} ({fact.note})"
     return str(fact)
 
 

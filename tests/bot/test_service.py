@@ -63,7 +63,7 @@ async def start(service: GameService, **kw):
         (dict(game="hex", pie=True), "inpHeXion option"),
         (dict(game="hex", neutral=True), "inpHeXion option"),
         (dict(game="blindhex", size=9), "11×11"),
-        (dict(game="blindhex", swap=True), "no `swap`"),
+        (dict(game="blindhex", swap=True), "no swap option"),
         (dict(game="hex", size=25), "sizes"),
     ],
 )
@@ -379,3 +379,25 @@ async def test_a_move_leaves_the_position_it_was_played_on_unchanged(service):
     before = first.game.position.copy()
     await service.play(CHANNEL, BOB, "b2")
     assert first.game.position == before
+
+
+def test_the_service_speaks_no_discord_markup():
+    """Backticks, mentions, channel links, timestamps and bold live in ``bot.texts``, not in the service."""
+    import ast
+    from pathlib import Path
+
+    import bot.service
+
+    marks = ("`", "<#", "<@", "<t:", "**", "~~", "||")
+    found = []
+    for path in Path(bot.service.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)
+                      and isinstance(node.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+                    and any(m in node.value for m in marks)):
+                found.append(f"{path.name}:{node.lineno}: {node.value!r}")
+    assert not found, "\n".join(found)
