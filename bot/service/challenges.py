@@ -159,7 +159,7 @@ class ChallengesService(ServiceCore):
         ``user_id`` played in the finished game ``game_id``."""
         row = await self.store.get_game(game_id)
         if row is None or row.status == "active":
-            raise UserError("That game is not over yet.")
+            raise UserError("That game is not over yet; a rematch can be asked for once it has ended.")
         if user_id not in row.seats:
             raise UserError("Only the two players can ask for a rematch; start your own game with {command}.",
                             command=Command("challenge"))
@@ -231,7 +231,8 @@ class ChallengesService(ServiceCore):
     async def _open_challenge(self, challenge_id: int) -> ChallengeRow:
         row = await self.store.get_challenge(challenge_id)
         if row is None:
-            raise UserError("That challenge does not exist.")
+            raise UserError("That challenge does not exist; ask for a new one with {challenge}.",
+                            challenge=Command("challenge"))
         if row.status != "open":
             raise UserError(f"That challenge has already been {row.status}.")
         if row.expires_at <= self.clock():
@@ -265,7 +266,8 @@ class ChallengesService(ServiceCore):
                     )
                 if ch.thread:
                     if open_thread is None:
-                        raise UserError("This challenge needs a thread, which can't be made here.")
+                        raise UserError("This challenge needs a thread, which can't be made here; "
+                                        "challenge again with {here} to play right here.", here=HERE)
                     channel_id, parent_id = await open_thread(ch)
                 now = self.clock()
                 async with self._starting_game(ch.channel_id):
@@ -344,7 +346,8 @@ class ChallengesService(ServiceCore):
         channel_id, parent_id = req.channel_id, None
         if thread:
             if open_thread is None:
-                raise UserError("A thread can't be made here.")
+                raise UserError("A thread can't be made here; challenge again with {here} to play right here.",
+                                here=HERE)
             who = (names or {}).get(req.challenger_id, "you")
             channel_id, parent_id = await open_thread(f"{GAME_TITLES[options.game]}: {who} vs the computer"[:100])
         now = self.clock()
