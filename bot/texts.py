@@ -335,6 +335,6 @@ def _shown(fact: object) -> str:
         return relative_time(fact.at)
     if isinstance(fact, Post):
         if fact.message_id is None:
-            return f"in <#{fact.channel_id}>"  # not posted yet: a moment ago, in that channel
+            return f"<#{fact.channel_id}>"  # not posted yet (a moment ago): its channel
         return f"https://discord.com/channels/{fact.guild_id}/{fact.channel_id}/{fact.message_id}"
     return str(fact)

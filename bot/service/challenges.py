@@ -78,6 +78,15 @@ def _not_offered(cls: type[engine.Position], name: str, offered: list[str]) -> U
                      option=Option(name), offered=[shown(o) for o in offered])
 
 
+def _channel_busy(req: ChallengeRequest, game: GameRow) -> UserError:
+    """Why a new game can't start in a channel whose game ``game`` is in progress, and what to do instead."""
+    if req.rematch_of is not None:  # a button: no option to add, only to wait
+        return UserError("Game #{game} is being played in {channel}; ask for the rematch once it has ended.",
+                         game=game.id, channel=Channel(game.channel_id))
+    return UserError("A game is already in progress in this channel. Add {thread} to play in a new thread.",
+                     thread=THREAD)
+
+
 # A standard deck without the players' own A–5 of diamonds and clubs (Blind Hex set-up).
 _RANKS = "23456789TJQKA"
 _RANK_NAMES = {"T": "10"}
@@ -127,10 +136,9 @@ class ChallengesService(ServiceCore):
         async with once:
             if req.rematch_of is not None:
                 await self._refuse_second_rematch(req.rematch_of)
-            if not thread and await self.store.active_game_in(req.channel_id):
-                raise UserError(
-                    "A game is already in progress in this channel. Add {thread} to play in a new thread.", thread=THREAD
-                )
+            busy = None if thread else await self.store.active_game_in(req.channel_id)
+            if busy is not None:
+                raise _channel_busy(req, busy)
             now = self.clock()
             try:
                 async with self.store.transaction():
@@ -333,9 +341,9 @@ class ChallengesService(ServiceCore):
         if clock not in CLOCKS:
             raise UserError("{clock} is one of {clocks} (time per move).", clock=Option("clock"), clocks=", ".join(CLOCKS))
         async with self._channel_locks.lock(req.channel_id):
-            if not thread and await self.store.active_game_in(req.channel_id):
-                raise UserError(
-                    "A game is already in progress in this channel. Add {thread} to play in a new thread.", thread=THREAD)
+            busy = None if thread else await self.store.active_game_in(req.channel_id)
+            if busy is not None:
+                raise _channel_busy(req, busy)
             return await self._start_ai_game(req, options, thread, clock, bot_id, open_thread, names)
 
     async def _start_ai_game(

@@ -205,6 +205,22 @@ async def test_rematch_pressed_by_both_players_at_once_makes_one_challenge(harne
     assert len(refused) == 3 and all("already asked for" in r.content for r in refused), [r.content for r in results]
 
 
+async def test_rematch_against_the_computer_pressed_twice_starts_one_game(harness):
+    from tests.bot.test_races import all_at_once
+
+    w = harness.world
+    async with harness.running():
+        await harness.challenge(w.alice, w.bot, "hex", size=5, seat="first")
+        over = await harness.slash(w.alice, "resign")
+        button = next(c for c in over.custom_ids if c.endswith(":rematch"))
+        results = await all_at_once(harness, [harness.fake.start_component(w.alice, over, button) for _ in range(2)])
+        games = [g for g in await harness.bot.service.active_games(w.guild.id)]
+    assert len(games) == 1
+    [refused] = [r for r in results if r.ephemeral]
+    assert refused.content == (f"Game #{games[0].id} is being played in <#{harness.channel.id}>; "
+                               "ask for the rematch once it has ended."), refused.content
+
+
 async def test_the_moves_button_shows_a_numbered_score_sheet_and_the_files(harness):
     w = harness.world
     async with harness.running():
