@@ -26,7 +26,7 @@ def record_of(g: ActiveGame, names: dict[int, str], takebacks: Sequence[tuple[st
     headers["game id"] = str(g.row.id)
     for i, (who, undone) in enumerate(takebacks, 1):
         headers[f"takeback {i}"] = f"{who} took back {undone}"
-    headers["result"] = g.position.describe_outcome() if g.position.outcome else "in progress"
+    headers["result"] = texts.result_words(g, names)
     headers["how to read"] = ("after these lines, every action of the game, one a line, in the order played; "
                               "in Discord, /replay with the game id above shows the positions one by one")
     return engine.Record(g.position.options, g.position.public_record(), headers)
@@ -54,7 +54,7 @@ def moves_page(g: ActiveGame, names: dict[int, str], page: int) -> tuple[discord
     turns = texts.turn_count(g.position)
     body = (f"{players} — {texts.plural(turns, 'turn')}\n{order}\n```\n{sheet}\n```")
     embed = discord.Embed(title=f"Moves — {texts.title(g)}", description=body[:4000], colour=EMBED_COLOUR)
-    result = g.position.describe_outcome() if g.position.outcome else "in progress"
+    result = texts.result_words(g, names)
     embed.set_footer(text=f"page {page + 1} of {len(pages)} · {result}")
     return embed, stepper_view("moves", g.row.id, page, len(pages) - 1)
 

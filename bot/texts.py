@@ -203,6 +203,17 @@ def result_line(game: ActiveGame, names: dict[int, str]) -> str:
     return f"🏆 {o.in_words(player(game, o.winner, names), player(game, loser, names))}."
 
 
+def result_words(game: ActiveGame, names: dict[int, str]) -> str:
+    """``alice wins: bob resigned``: the result in plain words (footers, files), ``in progress`` until there is one."""
+    o = game.position.outcome
+    if o is None:
+        return "in progress"
+    if o.winner is None:
+        return o.in_words()
+    return o.in_words(names.get(game.user_of(o.winner), o.winner),
+                      names.get(game.user_of(game.position.other(o.winner)), "?"))
+
+
 def finished_result(row: GameRow, names: dict[int, str], bot_id: int | None = None) -> str:
     """A finished game's result in the words of its game-over message (``alice wins: bob resigned``),
     from its stored row; the bot of a game against the computer is ``the computer (medium)``."""

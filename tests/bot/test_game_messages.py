@@ -233,6 +233,15 @@ async def test_the_moves_button_shows_a_numbered_score_sheet_and_the_files(harne
     assert b"python -m" not in moves.attachments["game-1.txt"]
 
 
+async def test_the_move_list_and_record_file_say_the_result_in_the_game_over_words(harness):
+    w = harness.world
+    async with harness.running():
+        await finish_with_resignation(harness)
+        record = await harness.slash(w.carol, "record", game=1)
+    assert record.embed["footer"]["text"].endswith("alice wins: bob resigned")
+    assert "# result: alice wins: bob resigned" in record.attachments["game-1.txt"].decode()
+
+
 async def test_a_long_move_list_has_pages_to_step_through(harness):
     import engine
     from tests.bot.test_play import play_all, script
