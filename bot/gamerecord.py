@@ -20,11 +20,13 @@ from .views import stepper_view
 
 def record_of(g: ActiveGame, names: dict[int, str], takebacks: Sequence[tuple[str, str]] = ()) -> engine.Record:
     """The game's public record with headers a player can read (names, result, takebacks)."""
-    headers = {c: names.get(g.user_of(c), "?") for c in g.position.colours}
+    # the players by the colour they started with (a swap is said, not hidden)
+    headers = {start: name if start == now else f"{name} ({texts.colours_of_game(start, now)})"
+               for name, start, now in texts.seated(g, names)}
     headers["game id"] = str(g.row.id)
     for i, (who, undone) in enumerate(takebacks, 1):
         headers[f"takeback {i}"] = f"{who} took back {undone}"
-    headers["result"] = g.position.describe_outcome() if g.position.outcome else "in progress"
+    headers["result"] = texts.result_words(g, names)
     headers["how to read"] = ("after these lines, every action of the game, one a line, in the order played; "
                               "in Discord, /replay with the game id above shows the positions one by one")
     return engine.Record(g.position.options, g.position.public_record(), headers)
@@ -46,12 +48,13 @@ def moves_page(g: ActiveGame, names: dict[int, str], page: int) -> tuple[discord
     pages = movelist.pages(g.position.options, g.position.public_record())
     page = max(0, min(page, len(pages) - 1))
     players = " vs ".join(f"**{texts.clean(names.get(u, '?'))}**" for u in g.row.seats)
-    order = " · ".join(texts.player(g, c, names) for c in g.position.colours)
+    # the score sheet's columns: the first player's turns, then the second's, whatever the colours
+    order = " · ".join(f"**{name}** ({texts.colours_of_game(start, now)})" for name, start, now in texts.seated(g, names))
     sheet = pages[page] or "(no moves yet)"
     turns = texts.turn_count(g.position)
     body = (f"{players} — {texts.plural(turns, 'turn')}\n{order}\n```\n{sheet}\n```")
     embed = discord.Embed(title=f"Moves — {texts.title(g)}", description=body[:4000], colour=EMBED_COLOUR)
-    result = g.position.describe_outcome() if g.position.outcome else "in progress"
+    result = texts.result_words(g, names)
     embed.set_footer(text=f"page {page + 1} of {len(pages)} · {result}")
     return embed, stepper_view("moves", g.row.id, page, len(pages) - 1)
 

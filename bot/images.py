@@ -34,7 +34,7 @@ async def board_file(position: Position, names: dict[str, str], filename: str = 
 
 
 async def replay_file(record: Record, names: dict[str, str], filename: str = "replay.gif") -> discord.File:
-    """The whole game as a looping GIF attachment."""
+    """The whole game as a looping GIF attachment (``names``: colour → who started with it)."""
     loop = asyncio.get_running_loop()
     gif = await loop.run_in_executor(_POOL, lambda: render.render_replay(record, names=names))
     return discord.File(io.BytesIO(gif), filename=filename)

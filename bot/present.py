@@ -76,7 +76,7 @@ async def game_message(game: ActiveGame, names: dict[int, str], *lines: str, now
         step = texts.next_step(game, names, now)
         description = "\n".join(line for line in (*lines, step) if line)
         embed = discord.Embed(title=texts.title(game), description=description[:4000], colour=EMBED_COLOUR)
-        players = " · ".join(texts.player(game, c, names) for c in game.position.colours)
+        players = texts.players_at(game, names)
         active = game.row.status == "active"
         hint = " · Play or /move · Board or /board" if active else ""
         embed.set_footer(text=discord.utils.remove_markdown(players) + hint)
@@ -96,7 +96,7 @@ def game_over_embed(game: ActiveGame, names: dict[int, str], lines: tuple[str, .
                                                                           else " · not rated"))
     embed = discord.Embed(title=f"Game over — {texts.title(game)}", description="\n".join(p for p in parts if p)[:4000],
                           colour=EMBED_COLOUR)
-    players = " · ".join(texts.player(game, c, names) for c in game.position.colours)
+    players = texts.players_at(game, names)
     embed.set_footer(text=discord.utils.remove_markdown(players) + " · Rematch, Replay or Moves below")
     return embed
 

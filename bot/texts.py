@@ -10,10 +10,13 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from engine import BlindHex, InpHexion, Position
+import engine
+from engine import BlindHex, InpHexion, Outcome, Position, Reason
 
 from . import movelist
-from .service import GAME_TITLES, ActiveGame, NotYourTurn, PlayResult, UserError
+from .service import GAME_TITLES, ActiveGame, Channel, Command, Moment, NotYourTurn, Option, PlayResult, Post, UserError
+from .service.errors import joined
+from .store import GameRow
 
 #: the games as the command options offer them: their titles shown, their names sent
 GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAME_TITLES.items()]
@@ -32,14 +35,43 @@ def title(game: ActiveGame) -> str:
     return f"{GAME_TITLES[o.game]} {o.size}×{o.size}{variants} · game #{game.row.id}"
 
 
-def player(game: ActiveGame, colour: str, names: dict[int, str]) -> str:
-    """``**alice** (white)``."""
-    return f"**{clean(names.get(game.user_of(colour), '?'))}** ({colour})"
+def player(game: ActiveGame, colour: str, names: dict[int, str], at: Position | None = None) -> str:
+    """``**alice** (white)``: who plays ``colour`` now, or at the past position ``at`` (before a swap
+    the other player may have had it)."""
+    return f"**{clean(names.get(user_at(game, colour, at), '?'))}** ({colour})"
 
 
-def colour_names(game: ActiveGame, names: dict[int, str]) -> dict[str, str]:
-    """colour → display name, for the picture."""
-    return {c: names.get(game.user_of(c), c) for c in game.position.colours}
+def user_at(game: ActiveGame, colour: str, at: Position | None = None) -> int:
+    """The user who plays ``colour`` now, or at the past position ``at`` of the game."""
+    return game.row.seats[(at or game.position).seat_of_colour(colour)]
+
+
+def colour_names(game: ActiveGame, names: dict[int, str], at: Position | None = None) -> dict[str, str]:
+    """colour → display name for the picture of the game now, or of its past position ``at``
+    (names change sides from a swap on)."""
+    return {c: names.get(user_at(game, c, at), c) for c in game.position.colours}
+
+
+def seated(game: ActiveGame, names: dict[int, str]) -> list[tuple[str, str, str]]:
+    """(name, colour at the start, colour now) of each player, the first to move first."""
+    start = game.position.options.new_position()
+    seats = sorted((0, 1), key=lambda seat: start.colour_of_seat(seat) not in start.to_move[:1])
+    return [(clean(names.get(game.row.seats[seat], "?")), start.colour_of_seat(seat),
+             game.position.colour_of_seat(seat)) for seat in seats]
+
+
+def colours_of_game(started: str, now: str) -> str:
+    """``black``, or ``black, white from the swap`` for a player who changed colour.
+
+    >>> colours_of_game("black", "white")
+    'black, white from the swap'
+    """
+    return started if started == now else f"{started}, {now} from the swap"
+
+
+def players_at(game: ActiveGame, names: dict[int, str], at: Position | None = None) -> str:
+    """``**alice** (black) · **bob** (white)`` as they play now, or at the past position ``at``."""
+    return " · ".join(player(game, c, names, at) for c in game.position.colours)
 
 
 def describe_action(position: Position, action: str) -> str:
@@ -133,7 +165,8 @@ def _next_step(game: ActiveGame, names: dict[int, str]) -> tuple[str, str]:
                 f"Relocate {which}: {', '.join(cells)} — any empty cell except {', '.join(cells)}, e.g. `/move {example}`")
     if isinstance(pos, BlindHex):
         if pos.phase == "aside":
-            return "you lost the cut", f"{colours} sets two cards aside: `/move aside 4+5` (any two of your cards)"
+            # the game's first step, said like the other games' first move
+            return "you lost the cut", f"{colours} to move: {FIRST_MOVE['blindhex']}"
         if pos.phase == "choose":
             return "choose your cards", "Both choose two cards in secret: `/move 1+4` (only you see your choice)"
         if pos.phase == "write":
@@ -150,6 +183,7 @@ def _next_step(game: ActiveGame, names: dict[int, str]) -> tuple[str, str]:
 FIRST_MOVE = {
     "inphexion": "place a disc anywhere, e.g. `/move {cell}`",
     "hex": "place a stone anywhere, e.g. `/move {cell}`",
+    "blindhex": "you lost the cut, so set two of your cards aside first, e.g. `/move aside 4+5`",
 }
 
 
@@ -167,6 +201,39 @@ def result_line(game: ActiveGame, names: dict[int, str]) -> str:
         return f"{o.in_words()}."
     loser = game.position.other(o.winner)
     return f"🏆 {o.in_words(player(game, o.winner, names), player(game, loser, names))}."
+
+
+def result_words(game: ActiveGame, names: dict[int, str]) -> str:
+    """``alice wins: bob resigned``: the result in plain words (footers, files), ``in progress`` until there is one."""
+    o = game.position.outcome
+    if o is None:
+        return "in progress"
+    if o.winner is None:
+        return o.in_words()
+    return o.in_words(names.get(game.user_of(o.winner), o.winner),
+                      names.get(game.user_of(game.position.other(o.winner)), "?"))
+
+
+def finished_result(row: GameRow, names: dict[int, str], bot_id: int | None = None) -> str:
+    """A finished game's result in the words of its game-over message (``alice wins: bob resigned``),
+    from its stored row; the bot of a game against the computer is ``the computer (medium)``."""
+    if row.reason is None:
+        return "Aborted: no result"
+    who = {u: clean(names.get(u, "?")) for u in row.seats}
+    if row.ai_level and bot_id in who:
+        who[bot_id] = f"the computer ({row.ai_level})"
+    if row.winner_seat is None:
+        return Outcome(None, Reason(row.reason)).in_words()
+    # the winner's colour as seated (the words name people, not colours)
+    outcome = Outcome(engine.GAMES[row.game].colours[row.winner_seat], Reason(row.reason))
+    return outcome.in_words(who[row.seats[row.winner_seat]], who[row.seats[1 - row.winner_seat]])
+
+
+def side(row: GameRow, user_id: int) -> str:
+    """``won`` or ``lost`` for a player of a finished game (as ``/stats`` counts them), else ``""``."""
+    if row.winner_seat is None or user_id not in row.seats:
+        return ""
+    return "won" if row.seats[row.winner_seat] == user_id else "lost"
 
 
 def turn_caption(result: PlayResult, names: dict[int, str], *, colour: bool = True) -> str:
@@ -250,8 +317,35 @@ def turn_count(position: Position) -> int:
 
 
 def refusal(exc: UserError) -> str:
-    """The private answer to a refused request (mentions whom a game waits for)."""
+    """The private answer to a refused request: its words with each fact as Discord shows it
+    (commands and options in code style, channels and messages as links, moments as timestamps);
+    whom a game waits for is mentioned.
+
+    >>> from bot.service import Command, Option
+    >>> refusal(UserError("Add {option}, or see {cmd}.", option=Option("thread", True), cmd=Command("games")))
+    'Add `thread:true`, or see `/games`.'
+    """
     if isinstance(exc, NotYourTurn):
         waiting = " and ".join(f"<@{u}>" for u in exc.waiting)
         return f"It's not your turn — waiting for {waiting} ({' and '.join(exc.colours)})."
-    return str(exc)
+    if not exc.facts:
+        return exc.words
+    return exc.words.format(**{name: _shown(fact) for name, fact in exc.facts.items()})
+
+
+def _shown(fact: object) -> str:
+    """One fact of a refusal as Discord shows it (see :func:`refusal`)."""
+    if isinstance(fact, (list, tuple)):
+        return joined([_shown(f) for f in fact])
+    if isinstance(fact, (Command, Option)):
+        note = f" ({fact.note})" if isinstance(fact, Option) and fact.note else ""
+        return f"`{fact}`{note}"
+    if isinstance(fact, Channel):
+        return f"<#{fact.id}>"
+    if isinstance(fact, Moment):
+        return relative_time(fact.at)
+    if isinstance(fact, Post):
+        if fact.message_id is None:
+            return f"<#{fact.channel_id}>"  # not posted yet (a moment ago): its channel
+        return f"https://discord.com/channels/{fact.guild_id}/{fact.channel_id}/{fact.message_id}"
+    return str(fact)

@@ -20,6 +20,7 @@ from engine.cli import build_parser as engine_parser
 from engine.cli import load, replay
 
 from . import THEMES, WIDTH, render_position, render_replay
+from .replay import names_at
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--theme", choices=sorted(THEMES), default="dark")
     p.add_argument("--width", type=int, default=None, help="picture width in pixels (default 720); pictures are 4:3 up to square, as tall as the board needs")
     p.add_argument("--flip", action="store_true", help="turn the board half a turn")
-    p.add_argument("--name", action="append", default=[], metavar="COLOUR=NAME", help="a player's name; repeat")
+    p.add_argument("--name", action="append", default=[], metavar="COLOUR=NAME", help="a player's name by the colour they start with (a swap moves it); repeat")
     p.add_argument("--caption", default=None, help="text at the bottom right")
     return p
 
@@ -67,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         output = args.output or (None if args.gif else "board.png")
         if output:
             png = render_position(
-                pos, names=names, theme=args.theme, width=args.width or WIDTH, flip=args.flip, caption=args.caption
+                pos, names=names_at(pos, names), theme=args.theme, width=args.width or WIDTH, flip=args.flip, caption=args.caption
             )
             with open(output, "wb") as fh:
                 fh.write(png)

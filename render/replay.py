@@ -29,6 +29,7 @@ from .games import scene_of
 from .geometry import check_width
 from .paint import paint
 from .palette import COLOURS, palette_for
+from .scene import Scene
 from .theme import theme as _theme
 
 #: how long a whole replay lasts, whatever the game's length (ms), and its bounds
@@ -79,6 +80,39 @@ def turns(record: Record) -> Iterator[Position]:
         yield pos.copy()
 
 
+def names_at(pos: Position, names: Mapping[str, str] | None) -> dict[str, str] | None:
+    """Names by the colours their players have at ``pos``, from ``names`` by the colours they
+    started with: after a swap (Hex's colour swap, inpHeXion's pie rule) they change sides.
+
+    >>> from engine import new_game
+    >>> pos = new_game("hex", 5, ["swap"])
+    >>> start = {"black": "alice", "white": "bob"}
+    >>> names_at(pos, start)
+    {'black': 'alice', 'white': 'bob'}
+    >>> _ = pos.play("c3"), pos.play("swap")
+    >>> names_at(pos, start)
+    {'black': 'bob', 'white': 'alice'}
+    """
+    if names is None:
+        return None
+    out = {}
+    for colour in pos.colours:
+        started = pos.colours[pos.seat_of_colour(colour)]  # the colour of this seat before any swap
+        if started in names:
+            out[colour] = names[started]
+    return out
+
+
+def scenes(record: Record, names: Mapping[str, str] | None = None) -> Iterator[Scene]:
+    """The replay's frames as scenes, one per turn, each naming the players by the colours they have then."""
+    positions = list(turns(record))
+    for k, pos in enumerate(positions, 1):
+        sc = scene_of(pos, names_at(pos, names))
+        # the counter keeps two equal-looking turns from merging into one frame
+        sc.caption = f"turn {k}/{len(positions)}"
+        yield sc
+
+
 def render_replay(
     record: Record,
     *,
@@ -89,18 +123,14 @@ def render_replay(
 ) -> bytes:
     """GIF bytes replaying ``record`` turn by turn (see the module docstring).
 
+    ``names`` maps each colour to the player who *starts* with it (see :func:`names_at`).
     ``flip`` turns the board half a turn in every frame, as in :func:`render.render_position`.
     """
     check_width(width)
     look = _theme(theme)
-    positions = list(turns(record))
-    total = len(positions)
     frames = []
     palette = None
-    for k, pos in enumerate(positions, 1):
-        sc = scene_of(pos, names)
-        # the counter keeps two equal-looking turns from merging into one frame
-        sc.caption = f"turn {k}/{total}"
+    for sc in scenes(record, names):
         if palette is None:
             cards = any(p.cards is not None for p in sc.panels)
             palette = palette_for(sc.style, sc.size, cards, look, width, flip)
@@ -111,7 +141,7 @@ def render_replay(
         "GIF",
         save_all=True,
         append_images=_deltas(frames),
-        duration=durations(total),
+        duration=durations(len(frames)),
         loop=0,
         optimize=False,
         disposal=1,

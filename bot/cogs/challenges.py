@@ -130,35 +130,11 @@ class Challenges(commands.Cog):
         """The Rematch button: the same game again with the seats swapped, as a challenge to
         the other player (against the computer it starts at once)."""
         await ack(interaction)
-        g = await self.service.game(game_id)
-        if g is None or g.row.status == "active":
-            await answer_privately(interaction, "That game is not over yet.")
-            return
-        if interaction.user.id not in g.row.seats:
-            await answer_privately(
-                interaction, "Only the two players can ask for a rematch; start your own game with /challenge.")
-            return
-        row = g.row
-        other = row.seat1_id if interaction.user.id == row.seat0_id else row.seat0_id
-        variants = set(row.variants)
-        flags: dict[str, bool | None] = {}
-        if row.game == "inphexion":
-            flags = {"pie": "pie" in variants, "neutral": "neutral" in variants, "free_reply": "free-reply" in variants}
-        elif row.game == "hex":
-            flags = {"swap": "swap" in variants}
-        req = ChallengeRequest(
-            guild_id=row.guild_id, channel_id=row.channel_id, channel_is_thread=row.parent_id is not None,
-            channel_can_thread=False, challenger_id=interaction.user.id, opponent_id=other,
-            opponent_is_bot=self.bot.user is not None and other == self.bot.user.id,
-            game=row.game, size=row.size if row.game != "blindhex" else None,
-            # colours swapped: whoever moved first moves second now
-            seat="second" if row.seats.index(interaction.user.id) == 0 else "first",
-            rated=row.rated, thread=False, clock=row.clock, **flags,  # type: ignore[arg-type]
-        )
+        # the service refuses (privately, through the error handler) a second rematch of the same game
+        req = await self.service.rematch_request(game_id, interaction.user.id, self.bot.user_id)
         names = {interaction.user.id: interaction.user.display_name}
-        if req.opponent_is_bot:
-            await self._play_the_computer(interaction, replace(req, opponent_is_me=True, level=row.ai_level or "medium"),
-                                          names)
+        if req.opponent_is_me:
+            await self._play_the_computer(interaction, req, names)
             return
         await self._post_challenge(interaction, req, names, f"a rematch of game #{game_id}: ")
 
@@ -171,7 +147,7 @@ class Challenges(commands.Cog):
         game, cut = await self.service.start_ai_game(req, self.bot.user_id, open_thread, names)
         names = await self.service.names(game.row.guild_id, game.row.seats)
         lines = [f"Game #{game.row.id} against the computer ({req.level}, unrated) begins!",
-                 " · ".join(texts.player(game, c, names) for c in game.position.colours)]
+                 texts.players_at(game, names)]
         if cut:
             winner = game.position.options.first
             lines.append(f"The cut: {', '.join(f'{c} cut {cut[c]}' for c in ('x', 'o'))} — **{winner}** wins the cut.")
@@ -275,7 +251,7 @@ class Challenges(commands.Cog):
             await self._close_message(ch, closing)
             await answer(interaction, f"Accepted — game #{game.row.id}{where}.", private=True)
         names = await self.service.names(game.row.guild_id, game.row.seats)
-        lines = [" · ".join(texts.player(game, c, names) for c in game.position.colours)]
+        lines = [texts.players_at(game, names)]
         if started.cut:
             winner = game.position.options.first
             cut = ", ".join(f"{texts.player(game, c, names)} cut {started.cut[c]}" for c in ("x", "o"))

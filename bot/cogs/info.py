@@ -40,26 +40,6 @@ def _with_view(view: discord.ui.View | None) -> dict[str, discord.ui.View]:
     return {"view": view} if view is not None else {}
 
 
-def result_text(row: GameRow, names: dict[int, str], user_id: int | None = None, bot_id: int | None = None) -> str:
-    """``won against bob (resignation)`` from a player's side, else ``alice beat bob (resignation)``;
-    the bot in a game against it is ``the computer (medium)``."""
-    who = {u: texts.clean(names.get(u, "?")) for u in row.seats}
-    if row.ai_level and bot_id in who:
-        who[bot_id] = f"the computer ({row.ai_level})"
-    a, b = row.seats
-    if row.winner_seat is None:
-        how = "aborted" if row.status == "aborted" else (row.reason or "no result")
-        if user_id in row.seats:
-            return f"vs {who[b if user_id == a else a]}: {how}"
-        return f"{who[a]} vs {who[b]}: {how}"
-    winner, loser = row.seats[row.winner_seat], row.seats[1 - row.winner_seat]
-    if user_id == winner:
-        return f"won against {who[loser]} ({row.reason})"
-    if user_id == loser:
-        return f"lost to {who[winner]} ({row.reason})"
-    return f"{who[winner]} beat {who[loser]} ({row.reason})"
-
-
 def rating_text(rating: float, deviation: float) -> str:
     """``1662 ±290, provisional`` (one marker of uncertainty), or ``1580 ±60``."""
     mark = ", provisional" if deviation > PROVISIONAL_DEVIATION else ""
@@ -154,8 +134,7 @@ class Info(commands.Cog):
             names = await self._names_of(guild, recent)
             embed.add_field(
                 name="Recent games",
-                value="\n".join(f"#{g.id} {GAME_TITLES[g.game]} — {result_text(g, names, user.id, self._bot_id())} "
-                                f"{when(g.finished_at)}" for g in recent)[:1024],
+                value="\n".join(self._recent_line(g, names, user.id) for g in recent)[:1024],
                 inline=False,
             )
         if not embed.fields:
@@ -194,12 +173,17 @@ class Info(commands.Cog):
             return
         names = await self._names_of(interaction.guild_id or 0, rows)
         lines = [
-            f"#{r.id} {GAME_TITLES[r.game]} {r.size}×{r.size} — {result_text(r, names, bot_id=self._bot_id())} {when(r.finished_at)}"
+            f"#{r.id} {GAME_TITLES[r.game]} {r.size}×{r.size} — {texts.finished_result(r, names, self._bot_id())} {when(r.finished_at)}"
             for r in rows
         ]
         embed = discord.Embed(title="Recent games", description="\n".join(lines), colour=EMBED_COLOUR)
         embed.set_footer(text="/record game:<id> for the moves · /replay game:<id> for an animation")
         await answer(interaction, embed=embed, allowed_mentions=NO_MENTIONS)
+
+    def _recent_line(self, row: GameRow, names: dict[int, str], user_id: int) -> str:
+        """``#3 Hex — lost · alice wins by connection <date>``: the game-over words, led by the player's side."""
+        result = " · ".join(filter(None, (texts.side(row, user_id), texts.finished_result(row, names, self._bot_id()))))
+        return f"#{row.id} {GAME_TITLES[row.game]} — {result} {when(row.finished_at)}"
 
     def _bot_id(self) -> int | None:
         return self.bot.user.id if self.bot.user else None
@@ -266,7 +250,9 @@ class Info(commands.Cog):
             return
         names = await self.service.names(g.row.guild_id, g.row.seats)
         record = engine.Record(g.position.options, g.position.public_record())
-        file = await images.replay_file(record, texts.colour_names(g, names), f"game-{g.row.id}.gif")
+        # names as the players sat down: the GIF moves them across from a swap on
+        start = g.position.options.new_position()
+        file = await images.replay_file(record, texts.colour_names(g, names, start), f"game-{g.row.id}.gif")
         last = len(gamerecord.positions(g)) - 1
         players = " vs ".join(f"**{texts.clean(names.get(u, '?'))}**" for u in g.row.seats)
         content = f"{texts.title(g)} — {players}: the whole game; ◀ ▶ step through it turn by turn."
@@ -284,10 +270,11 @@ class Info(commands.Cog):
         names = await self.service.names(g.row.guild_id, g.row.seats)
         steps = gamerecord.positions(g)
         at = max(0, min(at, len(steps) - 1))
-        file = await images.board_file(steps[at], texts.colour_names(g, names), filename=f"game-{g.row.id}-{at}.png")
+        file = await images.board_file(steps[at], texts.colour_names(g, names, steps[at]),
+                                       filename=f"game-{g.row.id}-{at}.png")
         where = "the start" if at == 0 else f"turn {at} of {len(steps) - 1}"
         await interaction.edit_original_response(
-            content=f"{texts.title(g)} — {where}.", attachments=[file],
+            content=f"{texts.title(g)} — {where}: {texts.players_at(g, names, steps[at])}.", attachments=[file],
             view=stepper_view("replay", g.row.id, at, len(steps) - 1), allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="rules", description="How to play inpHeXion, Hex or Blind Hex")

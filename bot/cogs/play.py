@@ -181,8 +181,8 @@ class Play(commands.Cog):
         await ack(interaction)
         game = await self.service.game_in(interaction.channel_id or 0)
         if game is None:
-            await answer_privately(interaction,
-                                   await self.service.no_game_here(interaction.channel_id or 0, interaction.user.id))
+            await answer_privately(interaction, texts.refusal(
+                await self.service.no_game_here(interaction.channel_id or 0, interaction.user.id)))
             return
         await self.post_position(interaction, game)
 

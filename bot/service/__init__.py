@@ -22,7 +22,18 @@ from .boards import BoardsService
 from .challenges import ChallengesService, challenge_options, draw_cut
 from .clocks import ABANDON_AFTER, CLOCKS, GAME_TIMERS, format_duration
 from .core import GAME_TITLES
-from .errors import ClosedRequest, NotYourTurn, StaleChoice, UserError
+from .errors import (
+    Channel,
+    ClosedRequest,
+    Command,
+    Moment,
+    NotYourTurn,
+    Option,
+    Post,
+    RematchAsked,
+    StaleChoice,
+    UserError,
+)
 from .reading import ReadingService
 from .settings import SettingsService
 from .takebacks import TakebacksService
@@ -36,6 +47,7 @@ class GameService(ChallengesService, TimedService, TakebacksService, SettingsSer
 
 __all__ = [
     "ABANDON_AFTER", "CLOCKS", "SEATS", "GAME_TIMERS", "GAME_TITLES", "ActiveGame", "ChallengeRequest", "ChallengeRow",
-    "ClosedRequest", "GameService", "NotYourTurn", "PlayResult", "StaleChoice", "StartedGame", "UserError",
+    "Channel", "ClosedRequest", "Command", "GameService", "Moment", "NotYourTurn", "Option", "PlayResult", "Post",
+    "RematchAsked", "StaleChoice", "StartedGame", "UserError",
     "challenge_options", "draw_cut", "format_duration", "position_version",
 ]

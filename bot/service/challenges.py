@@ -14,7 +14,7 @@ from engine.ai import LEVELS
 from ..store import ChallengeRow, Conflict, GameRow, GuildSettings
 from .clocks import CLOCKS, arm_timers
 from .core import GAME_TITLES, ServiceCore
-from .errors import UserError
+from .errors import Channel, Command, Option, Post, RematchAsked, UserError
 from .values import SEATS, ActiveGame, ChallengeRequest, StartedGame
 
 log = logging.getLogger(__name__)
@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 OPTION_VARIANTS = {"pie": "pie", "neutral": "neutral", "free_reply": "free-reply", "swap": "swap"}
 #: variants a challenge gets unless it turns them off (Hex is played with the swap rule)
 ON_BY_DEFAULT = ("swap",)
+#: the option that gives a game its own thread, and the one that keeps it in the channel
+THREAD, HERE = Option("thread", True), Option("thread", False)
 
 
 def challenge_options(req: ChallengeRequest) -> engine.GameOptions:
@@ -34,15 +36,16 @@ def challenge_options(req: ChallengeRequest) -> engine.GameOptions:
     cls = engine.GAMES.get(req.game)
     if cls is None:
         names = engine.GAME_NAMES
-        raise UserError(f"Unknown game `{req.game}`: choose {', '.join(names[:-1])} or {names[-1]}.")
+        raise UserError("Unknown game {game}: choose {games}.", game=Option(req.game),
+                        games=f"{', '.join(names[:-1])} or {names[-1]}")
     offered = [name for name, variant in OPTION_VARIANTS.items() if variant in cls.variant_names]
     given = {name: getattr(req, name) for name in OPTION_VARIANTS if getattr(req, name) is not None}
     for name in given:
         if name not in offered:
-            raise UserError(_not_offered(cls, name, offered))
+            raise _not_offered(cls, name, offered)
     if len(cls.sizes) == 1 and req.size not in (None, cls.sizes[0]):
         n = cls.sizes[0]
-        raise UserError(f"{cls.title} is played on its {n}×{n} board only; leave `size` out.")
+        raise UserError(f"{cls.title} is played on its {n}×{n} board only; leave {{size}} out.", size=Option("size"))
     if req.size is not None and req.size % 2 == 0 and all(size % 2 for size in cls.sizes):
         extra = " (the neutral disc needs a centre cell)" if req.neutral else ""
         sizes = cls.sizes
@@ -56,22 +59,32 @@ def challenge_options(req: ChallengeRequest) -> engine.GameOptions:
         raise UserError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
 
 
-def _not_offered(cls: type[engine.Position], name: str, offered: list[str]) -> str:
+def _not_offered(cls: type[engine.Position], name: str, offered: list[str]) -> UserError:
     """Why a /challenge option does not fit the game, and what the game offers instead."""
     if not offered:
         n = cls.sizes[0]
         board = f"; it is always played on its {n}×{n} board" if len(cls.sizes) == 1 else ""
-        return f"{cls.title} has no `{name}` option{board}."
+        return UserError(f"{cls.title} has no {{option}} option{board}.", option=Option(name))
     owner = next(c for c in engine.GAMES.values() if OPTION_VARIANTS[name] in c.variant_names)
     article = "an" if owner.title[0].lower() in "aeiou" else "a"
 
-    def shown(option: str) -> str:
+    def shown(option: str) -> Option:
         variant = OPTION_VARIANTS[option]
         if variant != cls.pie_rule:
-            return f"`{option}`"
-        return f"`{option}` (the pie rule{', on by default' if variant in ON_BY_DEFAULT else ''})"
+            return Option(option)
+        return Option(option, note=f"the pie rule{', on by default' if variant in ON_BY_DEFAULT else ''}")
 
-    return f"`{name}` is {article} {owner.title} option; {cls.title} has {', '.join(map(shown, offered))}."
+    return UserError(f"{{option}} is {article} {owner.title} option; {cls.title} has {{offered}}.",
+                     option=Option(name), offered=[shown(o) for o in offered])
+
+
+def _channel_busy(req: ChallengeRequest, game: GameRow) -> UserError:
+    """Why a new game can't start in a channel whose game ``game`` is in progress, and what to do instead."""
+    if req.rematch_of is not None:  # a button: no option to add, only to wait
+        return UserError("Game #{game} is being played in {channel}; ask for the rematch once it has ended.",
+                         game=game.id, channel=Channel(game.channel_id))
+    return UserError("A game is already in progress in this channel. Add {thread} to play in a new thread.",
+                     thread=THREAD)
 
 
 # A standard deck without the players' own A–5 of diamonds and clubs (Blind Hex set-up).
@@ -111,25 +124,35 @@ class ChallengesService(ServiceCore):
             raise UserError("Bots can't play here — challenge a person, or challenge me to play against the computer.")
         options = challenge_options(req)
         if req.seat not in SEATS:
-            raise UserError("`seat` is first, second or random.")
+            raise UserError("{seat} is first, second or random.", seat=Option("seat"))
         settings = await self.store.guild_settings(req.guild_id)
         clock = req.clock or settings.default_clock
         if clock not in CLOCKS:
-            raise UserError(f"`clock` is one of {', '.join(CLOCKS)} (time per move).")
+            raise UserError("{clock} is one of {clocks} (time per move).", clock=Option("clock"), clocks=", ".join(CLOCKS))
         thread = self._wants_thread(req, settings)
-        if not thread and await self.store.active_game_in(req.channel_id):
-            raise UserError(
-                "A game is already in progress in this channel. Add `thread:true` to play in a new thread."
-            )
-        now = self.clock()
-        async with self.store.transaction():
-            row = await self.store.insert_challenge(
-                guild_id=req.guild_id, channel_id=req.channel_id, challenger_id=req.challenger_id,
-                opponent_id=req.opponent_id, game=options.game, size=options.size, variants=options.variants,
-                seat=req.seat, rated=req.rated, thread=thread, created_at=now,
-                expires_at=now + settings.challenge_minutes * 60.0, clock=clock,
-            )
-            await self.store.add_timer(row.expires_at, "challenge-expiry", row.id, guild_id=row.guild_id)
+        # One rematch per game: two presses in this process wait for each other here; in two
+        # processes the store's unique index lets only one insert through.
+        once = self._rematch_locks.lock(req.rematch_of) if req.rematch_of is not None else contextlib.nullcontext()
+        async with once:
+            if req.rematch_of is not None:
+                await self._refuse_second_rematch(req.rematch_of)
+            busy = None if thread else await self.store.active_game_in(req.channel_id)
+            if busy is not None:
+                raise _channel_busy(req, busy)
+            now = self.clock()
+            try:
+                async with self.store.transaction():
+                    row = await self.store.insert_challenge(
+                        guild_id=req.guild_id, channel_id=req.channel_id, challenger_id=req.challenger_id,
+                        opponent_id=req.opponent_id, game=options.game, size=options.size, variants=options.variants,
+                        seat=req.seat, rated=req.rated, thread=thread, created_at=now,
+                        expires_at=now + settings.challenge_minutes * 60.0, clock=clock, rematch_of=req.rematch_of,
+                    )
+                    await self.store.add_timer(row.expires_at, "challenge-expiry", row.id, guild_id=row.guild_id)
+            except Conflict:
+                if req.rematch_of is not None:
+                    await self._refuse_second_rematch(req.rematch_of)
+                raise
         if names:
             await self.store.remember_names(req.guild_id, names, now)
         if self._schedule:
@@ -138,16 +161,53 @@ class ChallengesService(ServiceCore):
                  options.game, options.size, options.size, " ".join(options.variants) or "-")
         return row
 
+    async def rematch_request(self, game_id: int, user_id: int, bot_id: int | None) -> ChallengeRequest:
+        """The challenge the Rematch button asks for: the same game and options with the seats
+        swapped, in the same place, from ``user_id`` to the other player; UserError unless
+        ``user_id`` played in the finished game ``game_id``."""
+        row = await self.store.get_game(game_id)
+        if row is None or row.status == "active":
+            raise UserError("That game is not over yet; a rematch can be asked for once it has ended.")
+        if user_id not in row.seats:
+            raise UserError("Only the two players can ask for a rematch; start your own game with {command}.",
+                            command=Command("challenge"))
+        cls = engine.GAMES[row.game]
+        other = row.seats[1 - row.seats.index(user_id)]
+        flags = {name: variant in row.variants for name, variant in OPTION_VARIANTS.items()
+                 if variant in cls.variant_names}
+        return ChallengeRequest(
+            guild_id=row.guild_id, channel_id=row.channel_id, channel_is_thread=row.parent_id is not None,
+            channel_can_thread=False, challenger_id=user_id, opponent_id=other, opponent_is_bot=other == bot_id,
+            opponent_is_me=other == bot_id, level=row.ai_level or "medium", game=row.game,
+            size=row.size if len(cls.sizes) > 1 else None,
+            # colours swapped: whoever moved first moves second now
+            seat="second" if row.seats.index(user_id) == 0 else "first",
+            rated=row.rated, thread=False, clock=row.clock, rematch_of=row.id, **flags,
+        )
+
+    async def _refuse_second_rematch(self, game_id: int) -> None:
+        """RematchAsked, pointing at it, when game ``game_id`` has a rematch open or started."""
+        ch = await self.store.rematch_of(game_id)
+        if ch is None:
+            return
+        if ch.status == "open":
+            raise RematchAsked("A rematch of game #{game} is already asked for: {challenge}.", game=game_id,
+                               challenge=Post(ch.guild_id, ch.channel_id, ch.message_id))
+        started = await self.store.get_game(ch.game_id) if ch.game_id is not None else None
+        where = Channel(started.channel_id if started else ch.channel_id)
+        raise RematchAsked("The rematch of game #{game} is game #{started}, in {channel}.", game=game_id,
+                           started=ch.game_id, channel=where)
+
     @staticmethod
     def _wants_thread(req: ChallengeRequest, settings: GuildSettings) -> bool:
         """Whether the game gets a thread of its own: the option, else the server's default where possible."""
         if req.thread is None:
             return settings.always_thread and req.channel_can_thread and req.bot_can_thread and not req.channel_is_thread
         if req.thread and req.channel_is_thread:
-            raise UserError("This is already a thread; challenge again with `thread:false` to play right here.")
+            raise UserError("This is already a thread; challenge again with {here} to play right here.", here=HERE)
         if req.thread and not req.channel_can_thread:
             raise UserError("Games get a thread of their own only in a text channel; "
-                            "challenge again with `thread:false` to play right here.")
+                            "challenge again with {here} to play right here.", here=HERE)
         return req.thread
 
     async def challenge(self, challenge_id: int) -> ChallengeRow | None:
@@ -173,12 +233,14 @@ class ChallengesService(ServiceCore):
                 yield
         except Conflict:
             # Only possible with a second bot process on the same file (this one holds the channel lock).
-            raise UserError("A game has just started in this channel; challenge again with `thread:true`.") from None
+            raise UserError("A game has just started in this channel; challenge again with {thread}.",
+                            thread=THREAD) from None
 
     async def _open_challenge(self, challenge_id: int) -> ChallengeRow:
         row = await self.store.get_challenge(challenge_id)
         if row is None:
-            raise UserError("That challenge does not exist.")
+            raise UserError("That challenge does not exist; ask for a new one with {challenge}.",
+                            challenge=Command("challenge"))
         if row.status != "open":
             raise UserError(f"That challenge has already been {row.status}.")
         if row.expires_at <= self.clock():
@@ -207,11 +269,13 @@ class ChallengesService(ServiceCore):
                 channel_id, parent_id = ch.channel_id, None
                 if not ch.thread and await self.store.active_game_in(ch.channel_id):
                     raise UserError(
-                        "A game is already in progress in this channel; ask for a new challenge with `thread:true`."
+                        "A game is already in progress in this channel; ask for a new challenge with {thread}.",
+                        thread=THREAD,
                     )
                 if ch.thread:
                     if open_thread is None:
-                        raise UserError("This challenge needs a thread, which can't be made here.")
+                        raise UserError("This challenge needs a thread, which can't be made here; "
+                                        "challenge again with {here} to play right here.", here=HERE)
                     channel_id, parent_id = await open_thread(ch)
                 now = self.clock()
                 async with self._starting_game(ch.channel_id):
@@ -266,19 +330,20 @@ class ChallengesService(ServiceCore):
     ) -> tuple[ActiveGame, dict[str, str] | None]:
         """Start a game against the bot's AI at once (no Accept step); unrated, kept off the leaderboard."""
         if req.level not in LEVELS:
-            raise UserError(f"`level` is {', '.join(list(LEVELS)[:-1])} or {list(LEVELS)[-1]}.")
+            raise UserError("{level} is {levels}.", level=Option("level"),
+                            levels=f"{', '.join(list(LEVELS)[:-1])} or {list(LEVELS)[-1]}")
         options = challenge_options(req)
         if req.seat not in SEATS:
-            raise UserError("`seat` is first, second or random.")
+            raise UserError("{seat} is first, second or random.", seat=Option("seat"))
         settings = await self.store.guild_settings(req.guild_id)
         thread = self._wants_thread(req, settings)
         clock = req.clock or "none"
         if clock not in CLOCKS:
-            raise UserError(f"`clock` is one of {', '.join(CLOCKS)} (time per move).")
+            raise UserError("{clock} is one of {clocks} (time per move).", clock=Option("clock"), clocks=", ".join(CLOCKS))
         async with self._channel_locks.lock(req.channel_id):
-            if not thread and await self.store.active_game_in(req.channel_id):
-                raise UserError(
-                    "A game is already in progress in this channel. Add `thread:true` to play in a new thread.")
+            busy = None if thread else await self.store.active_game_in(req.channel_id)
+            if busy is not None:
+                raise _channel_busy(req, busy)
             return await self._start_ai_game(req, options, thread, clock, bot_id, open_thread, names)
 
     async def _start_ai_game(
@@ -289,7 +354,8 @@ class ChallengesService(ServiceCore):
         channel_id, parent_id = req.channel_id, None
         if thread:
             if open_thread is None:
-                raise UserError("A thread can't be made here.")
+                raise UserError("A thread can't be made here; challenge again with {here} to play right here.",
+                                here=HERE)
             who = (names or {}).get(req.challenger_id, "you")
             channel_id, parent_id = await open_thread(f"{GAME_TITLES[options.game]}: {who} vs the computer"[:100])
         now = self.clock()

@@ -11,14 +11,16 @@ import engine
 from engine import Outcome, Position, Reason
 
 from ..store import GameRow, Store
-from .errors import UserError
+from .errors import Channel, Command, UserError
 from .locks import KeyLocks
 from .values import ActiveGame
 
-#: the answer when another action got into a game first (in this process or another one, maybe the
-#: same interaction delivered twice): this one changed nothing, and the game may show either
-CROSSED = ("The game changed while your action was being checked (another one got in first). "
-           "`/board` shows it as it is now; play again if yours is not there.")
+
+def crossed() -> UserError:
+    """The answer when another action got into a game first (in this process or another one, maybe the
+    same interaction delivered twice): this one changed nothing, and the game may show either."""
+    return UserError("The game changed while your action was being checked (another one got in first). "
+                     "{board} shows it as it is now; play again if yours is not there.", board=Command("board"))
 
 #: how each game is called in messages (its printed title)
 GAME_TITLES = {name: cls.title for name, cls in engine.GAMES.items()}
@@ -51,6 +53,8 @@ class ServiceCore:
         self._channel_locks = KeyLocks()
         #: one lock per game for its live board message (see :mod:`.boards`)
         self._board_locks = KeyLocks()
+        #: one lock per finished game for asking its rematch (see :mod:`.challenges`)
+        self._rematch_locks = KeyLocks()
 
     async def _wake(self) -> None:
         """Tell the timer driver that the earliest timer may have changed."""
@@ -89,10 +93,10 @@ class ServiceCore:
         locked = await self.store.lock_game(game_id)
         if locked is None or locked[0].status != "active":
             self._forget(game_id)
-            raise UserError("That game has just ended. See `/history`.")
+            raise UserError("That game has just ended. See {history}.", history=Command("history"))
         if version is not None and locked[1] != version:
             self._forget(game_id)
-            raise UserError(CROSSED)
+            raise crossed()
         return locked[0]
 
     async def game_in(self, channel_id: int) -> ActiveGame | None:
@@ -112,21 +116,23 @@ class ServiceCore:
     async def _require_game(self, channel_id: int, user_id: int | None = None) -> GameRow:
         row = await self.store.active_game_in(channel_id)
         if row is None:
-            raise UserError(await self.no_game_here(channel_id, user_id))
+            raise await self.no_game_here(channel_id, user_id)
         return row
 
-    async def no_game_here(self, channel_id: int, user_id: int | None) -> str:
+    async def no_game_here(self, channel_id: int, user_id: int | None) -> UserError:
         """What to tell someone who acts in a channel without a game: where their game is,
         when it lives in a thread of this channel."""
         if user_id is not None:
             threads = [r.channel_id for r in await self.store.active_games()
                        if r.parent_id == channel_id and user_id in r.seats]
             if threads:
-                return f"Your game is in {' and '.join(f'<#{t}>' for t in threads)} — play there."
-        return "There is no game in progress in this channel. Start one with `/challenge`."
+                return UserError("Your game is in {threads} — play there.", threads=[Channel(t) for t in threads])
+        return UserError("There is no game in progress in this channel. Start one with {challenge}.",
+                         challenge=Command("challenge"))
 
     @contextlib.asynccontextmanager
-    async def _players_game(self, channel_id: int, user_id: int, refusal: str) -> AsyncIterator[tuple[GameRow, Position, str]]:
+    async def _players_game(self, channel_id: int, user_id: int,
+                            refusal: UserError) -> AsyncIterator[tuple[GameRow, Position, str]]:
         """Hold this channel's game lock; yield (row, position, the user's colour) or refuse non-players.
 
         The row is read once, inside the lock (every write to a game happens under it),
@@ -137,7 +143,7 @@ class ServiceCore:
             pos = await self._position(row)
             colour = ActiveGame(row, pos).colour_of(user_id)
             if colour is None:
-                raise UserError(refusal)
+                raise refusal
             yield row, pos, colour
 
     async def names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:

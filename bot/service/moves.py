@@ -10,8 +10,8 @@ from engine import Outcome, Position, Reason
 from ..ratings import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY, Rating, rate_game
 from ..store import Conflict, GameRow, RatingRow
 from .clocks import CLOCKS, GAME_TIMERS, arm_timers
-from .core import CROSSED, ServiceCore
-from .errors import NotYourTurn, StaleChoice, UserError
+from .core import ServiceCore, crossed
+from .errors import Command, NotYourTurn, StaleChoice, UserError
 from .values import ActiveGame, PlayResult, position_version
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,8 @@ class MovesService(ServiceCore):
         If the game has changed since, nothing is applied (:class:`StaleChoice` for a panel).
         ``names``: display names seen with the move, stored in the same write transaction.
         """
-        refusal = "You are not playing in this game; start your own with `/challenge`."
+        refusal = UserError("You are not playing in this game; start your own with {challenge}.",
+                            challenge=Command("challenge"))
         async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
             if seen is not None and len(pos.public_record()) != seen:
                 raise UserError("The game changed while that move was being chosen.")
@@ -63,7 +64,7 @@ class MovesService(ServiceCore):
 
     async def resign(self, channel_id: int, user_id: int) -> PlayResult:
         """End this channel's game: the other player wins by resignation."""
-        refusal = "You are not playing in this game, so you can't resign it."
+        refusal = UserError("You are not playing in this game, so you can't resign it.")
         async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
             trial = pos.copy()
             trial.finish(Outcome(trial.other(colour), Reason.RESIGNATION))
@@ -78,7 +79,8 @@ class MovesService(ServiceCore):
             if user_id not in row.seats:
                 raise UserError("You are not playing in this game, so you can't abort it.")
             if not ActiveGame(row, await self._position(row)).may_abort():
-                raise UserError("Too late to abort: a player has made a second action. You can `/resign`.")
+                raise UserError("Too late to abort: a player has made a second action. You can {resign}.",
+                                resign=Command("resign"))
             now = self.clock()
             async with self.store.transaction():
                 await self._hold_game(row.id, None)
@@ -126,7 +128,7 @@ class MovesService(ServiceCore):
         except Conflict:
             # The unique keys are the last line of defence: the transaction was rolled back.
             self._forget(row.id)
-            raise UserError(CROSSED) from None
+            raise crossed() from None
         if trial.outcome is not None or version is None:
             self._forget(row.id)
         else:

@@ -7,7 +7,7 @@ from dataclasses import replace
 from ..store import GuildSettings
 from .clocks import CLOCKS
 from .core import ServiceCore
-from .errors import UserError
+from .errors import Option, UserError
 
 
 class SettingsService(ServiceCore):
@@ -22,9 +22,10 @@ class SettingsService(ServiceCore):
         Values are checked here, not only by Discord's choices: a modified client can send any text.
         """
         if clock is not None and clock not in CLOCKS:
-            raise UserError(f"`clock` is one of {', '.join(CLOCKS)} (time per move); nothing was changed.")
+            raise UserError("{clock} is one of {clocks} (time per move); nothing was changed.",
+                            clock=Option("clock"), clocks=", ".join(CLOCKS))
         if challenge_minutes is not None and not 1 <= challenge_minutes <= 1440:
-            raise UserError("`challenge_minutes` is from 1 to 1440; nothing was changed.")
+            raise UserError("{minutes} is from 1 to 1440; nothing was changed.", minutes=Option("challenge_minutes"))
         current = await self.store.guild_settings(guild_id)
         changed = replace(
             current,

@@ -25,7 +25,7 @@ class TakebacksService(ServiceCore):
             if pos.secret_phase is not None:
                 raise UserError(f"{pos.title} has no takebacks: choices are made in secret and revealed together.")
             if user_id not in row.seats:
-                raise UserError("You are not playing in this game.")
+                raise UserError("You are not playing in this game; only its players can take a turn back.")
             version = await self.store.game_version(row.id)
             rows = [r for r in await self.store.action_rows(row.id) if not r[3]]
             if row.ai_level is not None:

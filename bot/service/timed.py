@@ -7,7 +7,7 @@ import json
 from engine import Outcome, Reason
 
 from .clocks import ABANDON_AFTER, CLOCKS
-from .errors import UserError
+from .errors import Moment, UserError
 from .moves import MovesService
 from .values import ActiveGame, PlayResult
 
@@ -54,7 +54,7 @@ class TimedService(MovesService):
 
     async def claim(self, channel_id: int, user_id: int) -> PlayResult:
         """Win on time: the opponent's deadline has passed and they have not moved."""
-        refusal = "You are not playing in this game, so you can't claim it."
+        refusal = UserError("You are not playing in this game, so you can't claim it.")
         async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
             if row.deadline is None:
                 raise UserError("This game has no clock, so there is nothing to claim.")
@@ -62,8 +62,9 @@ class TimedService(MovesService):
                 raise UserError("It's your turn — only the player waiting for a late opponent can claim.")
             left = row.deadline - self.clock()
             if left > 0:
-                # a Discord timestamp: it stays true whenever the answer is read
-                raise UserError(f"Your opponent's time runs out <t:{int(row.deadline)}:R>; you can claim then.")
+                # a moment, shown relative to when the answer is read: it stays true
+                raise UserError("Your opponent's time runs out {deadline}; you can claim then.",
+                                deadline=Moment(row.deadline))
             trial = pos.copy()
             trial.finish(Outcome(colour, Reason.TIMEOUT))
             result = PlayResult(ActiveGame(row, trial), pos, user_id, colour, [])

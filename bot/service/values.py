@@ -43,6 +43,8 @@ class ChallengeRequest:
     #: the opponent is this bot: a game against its AI at ``level``
     opponent_is_me: bool = False
     level: str = "medium"
+    #: the game this challenge asks to play again (the Rematch button): it may have one rematch at a time
+    rematch_of: int | None = None
 
 
 @dataclass(slots=True)

@@ -131,9 +131,10 @@ class Store(abc.ABC):
     async def insert_challenge(
         self, *, guild_id: int, channel_id: int, challenger_id: int, opponent_id: int, game: str, size: int,
         variants: tuple[str, ...], seat: str, rated: bool, thread: bool, created_at: float, expires_at: float,
-        clock: str = "3d",
+        clock: str = "3d", rematch_of: int | None = None,
     ) -> ChallengeRow:
-        """Record a new open challenge (inside a transaction)."""
+        """Record a new open challenge (inside a transaction); :class:`Conflict` when it is a rematch of
+        a game that already has one open or accepted."""
 
     @abc.abstractmethod
     async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
@@ -142,6 +143,10 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         """Remember which message shows the challenge (to edit it later)."""
+
+    @abc.abstractmethod
+    async def rematch_of(self, game_id: int) -> ChallengeRow | None:
+        """The rematch challenge of a game that is open or was accepted, if any."""
 
     @abc.abstractmethod
     async def open_challenge_to(self, channel_id: int, opponent_id: int) -> ChallengeRow | None:

@@ -242,16 +242,16 @@ class PostgresStore(Store):
     async def insert_challenge(
         self, *, guild_id: int, channel_id: int, challenger_id: int, opponent_id: int, game: str, size: int,
         variants: tuple[str, ...], seat: str, rated: bool, thread: bool, created_at: float, expires_at: float,
-        clock: str = "3d",
+        clock: str = "3d", rematch_of: int | None = None,
     ) -> ChallengeRow:
         """Record a new open challenge (inside a transaction)."""
         self._require_tx()
         row = await self._one(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, game, size, variants,"
-            " seat, rated, thread, created_at, expires_at, clock) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)"
-            " RETURNING *",
+            " seat, rated, thread, created_at, expires_at, clock, rematch_of)"
+            " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14) RETURNING *",
             guild_id, channel_id, challenger_id, opponent_id, game, size, " ".join(variants), seat,
-            rated, thread, created_at, expires_at, clock,
+            rated, thread, created_at, expires_at, clock, rematch_of,
         )
         assert row is not None
         return _challenge(row)
@@ -265,6 +265,12 @@ class PostgresStore(Store):
         """Remember which message shows the challenge (to edit it later)."""
         async with self.transaction():
             await self._run("UPDATE challenges SET message_id = $1 WHERE id = $2", message_id, challenge_id)
+
+    async def rematch_of(self, game_id: int) -> ChallengeRow | None:
+        """The rematch challenge of a game that is open or was accepted, if any."""
+        row = await self._one(
+            "SELECT * FROM challenges WHERE rematch_of = $1 AND status IN ('open', 'accepted')", game_id)
+        return None if row is None else _challenge(row)
 
     async def open_challenge_to(self, channel_id: int, opponent_id: int) -> ChallengeRow | None:
         """The newest open challenge addressed to ``opponent_id`` in a channel."""

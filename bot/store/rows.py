@@ -26,6 +26,8 @@ class ChallengeRow:
     created_at: float
     expires_at: float
     clock: str = "3d"
+    #: the game this challenge asks to play again (the Rematch button), else None
+    rematch_of: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -226,13 +226,13 @@ class SQLiteStore(Store):
     async def insert_challenge(
         self, *, guild_id: int, channel_id: int, challenger_id: int, opponent_id: int, game: str, size: int,
         variants: tuple[str, ...], seat: str, rated: bool, thread: bool, created_at: float, expires_at: float,
-        clock: str = "3d",
+        clock: str = "3d", rematch_of: int | None = None,
     ) -> ChallengeRow:
         cur = await self._run(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, game, size, variants,"
-            " seat, rated, thread, created_at, expires_at, clock) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " seat, rated, thread, created_at, expires_at, clock, rematch_of) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (guild_id, channel_id, challenger_id, opponent_id, game, size, " ".join(variants), seat,
-             int(rated), int(thread), created_at, expires_at, clock),
+             int(rated), int(thread), created_at, expires_at, clock, rematch_of),
         )
         row = await self.get_challenge(_new_id(cur))
         assert row is not None
@@ -245,6 +245,11 @@ class SQLiteStore(Store):
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         async with self.transaction():
             await self._run("UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id))
+
+    async def rematch_of(self, game_id: int) -> ChallengeRow | None:
+        row = await self._one(
+            "SELECT * FROM challenges WHERE rematch_of = ? AND status IN ('open', 'accepted')", (game_id,))
+        return None if row is None else _challenge(row)
 
     async def open_challenge_to(self, channel_id: int, opponent_id: int) -> ChallengeRow | None:
         row = await self._one(

@@ -112,7 +112,18 @@ async def test_the_first_board_pings_the_first_player_and_says_what_to_do(harnes
     async with harness.running():
         board = await harness.start_game(w.bob, w.alice, "hex", size=5, seat="first")
     assert mentions(board.content) == [w.bob.id]  # alice accepted: she has just acted
-    assert "place a stone anywhere, e.g. `/move c3`" in board.embeds[0]["description"]
+    assert "black to move: place a stone anywhere, e.g. `/move c3` — or tap **Play**" in board.embeds[0]["description"]
+
+
+async def test_the_first_blind_hex_board_says_in_one_line_what_to_do_first(harness):
+    w = harness.world
+    async with harness.running():
+        board = await harness.start_game(w.alice, w.bob, "blindhex", seat="first")
+        g = await harness.bot.service.game_in(harness.channel.id)
+    loser = g.position.to_move[0]
+    hint = [line for line in board.embeds[0]["description"].splitlines() if "`/move" in line]
+    assert hint == [f"{loser} to move: you lost the cut, so set two of your cards aside first, "
+                    "e.g. `/move aside 4+5` — or tap **Play**"]
 
 
 async def test_the_end_of_a_game_pings_both_players(harness, clock):
@@ -164,6 +175,52 @@ async def test_rematch_challenges_the_other_player_with_the_same_options_and_the
     assert mentions(board.content) == [w.bob.id]
 
 
+async def test_a_second_rematch_press_points_privately_at_the_open_rematch_challenge(harness):
+    w = harness.world
+    async with harness.running():
+        over = await finish_with_resignation(harness)
+        button = next(c for c in over.custom_ids if c.endswith(":rematch"))
+        first = await harness.fake.click(w.bob, over, button)
+        again = await harness.fake.click(w.bob, over, button)
+        other = await harness.fake.click(w.alice, over, button)
+        challenges = [m for m in harness.fake.messages(harness.channel) if "rematch of game #1" in m.content]
+    link = f"https://discord.com/channels/{w.guild.id}/{harness.channel.id}/{first.message.id}"
+    assert len(challenges) == 1
+    for r in (again, other):
+        assert r.ephemeral and r.content == f"A rematch of game #1 is already asked for: {link}.", r.content
+
+
+async def test_rematch_pressed_by_both_players_at_once_makes_one_challenge(harness):
+    from tests.bot.test_races import all_at_once
+
+    w = harness.world
+    fake = harness.fake
+    async with harness.running():
+        over = await finish_with_resignation(harness)
+        button = next(c for c in over.custom_ids if c.endswith(":rematch"))
+        results = await all_at_once(harness, [fake.start_component(u, over, button) for u in (w.alice, w.bob) * 2])
+        challenges = [m for m in fake.messages(harness.channel) if "rematch of game #1" in m.content]
+    assert len(challenges) == 1
+    refused = [r for r in results if r.ephemeral]
+    assert len(refused) == 3 and all("already asked for" in r.content for r in refused), [r.content for r in results]
+
+
+async def test_rematch_against_the_computer_pressed_twice_starts_one_game(harness):
+    from tests.bot.test_races import all_at_once
+
+    w = harness.world
+    async with harness.running():
+        await harness.challenge(w.alice, w.bot, "hex", size=5, seat="first")
+        over = await harness.slash(w.alice, "resign")
+        button = next(c for c in over.custom_ids if c.endswith(":rematch"))
+        results = await all_at_once(harness, [harness.fake.start_component(w.alice, over, button) for _ in range(2)])
+        games = [g for g in await harness.bot.service.active_games(w.guild.id)]
+    assert len(games) == 1
+    [refused] = [r for r in results if r.ephemeral]
+    assert refused.content == (f"Game #{games[0].id} is being played in <#{harness.channel.id}>; "
+                               "ask for the rematch once it has ended."), refused.content
+
+
 async def test_the_moves_button_shows_a_numbered_score_sheet_and_the_files(harness):
     w = harness.world
     async with harness.running():
@@ -174,6 +231,15 @@ async def test_the_moves_button_shows_a_numbered_score_sheet_and_the_files(harne
     assert set(moves.attachments) == {"game-1.txt", "game-1.sgf"}
     assert moves.attachments["game-1.sgf"].startswith(b"(;FF[4]GM[11]SZ[5]")
     assert b"python -m" not in moves.attachments["game-1.txt"]
+
+
+async def test_the_move_list_and_record_file_say_the_result_in_the_game_over_words(harness):
+    w = harness.world
+    async with harness.running():
+        await finish_with_resignation(harness)
+        record = await harness.slash(w.carol, "record", game=1)
+    assert record.embed["footer"]["text"].endswith("alice wins: bob resigned")
+    assert "# result: alice wins: bob resigned" in record.attachments["game-1.txt"].decode()
 
 
 async def test_a_long_move_list_has_pages_to_step_through(harness):
@@ -209,6 +275,54 @@ async def test_replay_steps_through_the_positions_one_picture_at_a_time(harness)
     assert "the start" in start_content and any(n.endswith(".png") for n in start_files)
     assert "turn 1 of 2" in step.content
     assert replay.content.count("game #1") == 1
+
+
+async def finish_after_a_swap(h: Harness) -> object:
+    """Hex: alice (black) c3, bob swaps and plays black from then on, alice (now white) b2, bob resigns."""
+    w = h.world
+    await h.start_game(w.alice, w.bob, "hex", size=5, seat="first")
+    await h.move(w.alice, "c3")
+    await h.move(w.bob, "swap")
+    await h.move(w.alice, "b2")
+    return await h.slash(w.bob, "resign")
+
+
+async def test_replay_steps_name_the_players_by_the_colours_they_had_at_each_position(harness):
+    w = harness.world
+    async with harness.running():
+        await finish_after_a_swap(harness)
+        replay = await harness.slash(w.carol, "replay", game=1)
+        steps = [await harness.fake.click(w.carol, replay, next(c for c in replay.custom_ids if c.endswith(":first")))]
+        for _ in range(3):
+            steps.append(await harness.fake.click(w.carol, replay.message,
+                                                  next(c for c in steps[-1].custom_ids if c.endswith(":next"))))
+        said = [s.content for s in steps]
+    assert ["**alice** (black)" in c and "**bob** (white)" in c for c in said] == [True, True, False, False], said
+    assert ["**bob** (black)" in c and "**alice** (white)" in c for c in said] == [False, False, True, True], said
+
+
+async def test_the_replay_gif_names_the_players_as_they_sat_down_until_the_swap(harness):
+    import engine
+    import render
+
+    w = harness.world
+    async with harness.running():
+        await finish_after_a_swap(harness)
+        replay = await harness.slash(w.carol, "replay", game=1)
+    record = engine.Record(engine.make_options("hex", 5, ["swap"]), ["c3", "swap", "b2"])
+    gif = next(data for name, data in replay.attachments.items() if name.endswith(".gif"))
+    assert gif == render.render_replay(record, names={"black": "alice", "white": "bob"})
+
+
+async def test_the_move_list_and_record_of_a_swapped_game_say_who_had_which_colour(harness):
+    w = harness.world
+    async with harness.running():
+        await finish_after_a_swap(harness)
+        record = await harness.slash(w.carol, "record", game=1)
+    assert "**alice** (black, white from the swap) · **bob** (white, black from the swap)" in record.embed["description"]
+    text = record.attachments["game-1.txt"].decode()
+    assert "# black: alice (black, white from the swap)" in text
+    assert "# white: bob (white, black from the swap)" in text
 
 
 # -- threads --------------------------------------------------------------------------------

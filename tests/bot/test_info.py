@@ -40,7 +40,7 @@ async def test_stats_show_rating_games_and_recent_results(harness):
         r = await harness.slash(w.carol, "stats", player=w.bob)
     fields = {f["name"]: f["value"] for f in r.embed["fields"]}
     assert "1 game · 0 won · 1 lost" in fields["Hex"]
-    assert "lost to alice (connection)" in fields["Recent games"]
+    assert "lost · alice wins by connection" in fields["Recent games"]
 
 
 async def test_games_lists_games_in_progress_with_whose_turn(harness):
@@ -68,13 +68,13 @@ async def test_record_is_a_text_file_that_the_engine_cli_replays(harness, tmp_pa
     assert "# black: alice" in text
 
 
-async def test_history_says_who_beat_whom_and_how(harness):
+async def test_history_says_the_result_in_the_words_of_the_game_over_message(harness):
     w = harness.world
     async with harness.running():
         await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first", swap=False)
         await win_hex(harness, w.alice, w.bob)
         g = (await harness.slash(w.carol, "history")).embed["description"]
-    assert "alice beat bob (connection)" in g and "<@" not in g
+    assert "alice wins by connection" in g and "<@" not in g
 
 
 async def test_record_of_an_unknown_game_is_refused_privately(harness):
@@ -128,3 +128,21 @@ async def test_a_blind_hex_game_starts_with_the_cut_announced(harness):
     text = board.embeds[0]["description"]
     assert "The cut:" in text and "wins the cut" in text
     assert "aside" in text
+
+
+async def test_history_and_stats_use_the_result_words_of_the_game_over_message(harness):
+    import re
+
+    from tests.bot.test_game_messages import finish_with_resignation
+
+    w = harness.world
+    async with harness.running():
+        over = await finish_with_resignation(harness)
+        history = (await harness.slash(w.carol, "history")).embed["description"]
+        stats = await harness.slash(w.carol, "stats", player=w.bob)
+    # "🏆 **alice** (black) wins: bob resigned." → "alice wins: bob resigned"
+    said = re.sub(r"\*\*|🏆 | \((black|white)\)|\.$", "", over.embed["description"].splitlines()[0])
+    assert said == "alice wins: bob resigned"
+    recent = next(f["value"] for f in stats.embed["fields"] if f["name"] == "Recent games")
+    assert f"— {said} " in history
+    assert f"— lost · {said} " in recent

@@ -90,7 +90,7 @@ async def test_the_waiting_player_claims_the_win_on_time(harness, clock):
         r = await harness.slash(w.alice, "claim")
         history = await harness.slash(w.carol, "history")
     assert "claims the win on time" in r.embed["description"]
-    assert "timeout" in history.embed["description"]
+    assert "alice wins on time" in history.embed["description"]
 
 
 async def test_claiming_before_time_is_up_says_how_much_is_left(harness, clock):

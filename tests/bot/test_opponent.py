@@ -91,7 +91,7 @@ async def test_a_game_against_the_computer_shows_in_stats_but_not_on_the_leaderb
         board = await harness.slash(w.carol, "leaderboard", game="hex")
     assert not resigned.ephemeral
     recent = next(f for f in stats.embed["fields"] if f["name"] == "Recent games")
-    assert "lost to the computer (medium)" in recent["value"]
+    assert "lost · the computer (medium) wins: alice resigned" in recent["value"]
     assert "alice" not in (board.embed or {}).get("description", board.content or "")
     assert newest_game(harness)["status"] == "finished"
 

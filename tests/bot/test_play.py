@@ -212,7 +212,7 @@ async def test_resigning_ends_the_game_for_the_opponent(harness):
         r = await harness.slash(w.alice, "resign")
         history = await harness.slash(w.carol, "history")
     assert "resigned" in r.embed["description"] and "bob" in r.embed["description"]
-    assert "resignation" in history.embed["description"]
+    assert "bob wins: alice resigned" in history.embed["description"]
 
 
 async def test_the_game_and_an_open_challenge_survive_a_restart(harness):

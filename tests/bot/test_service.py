@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.service import ChallengeRequest, GameService, UserError, challenge_options, draw_cut
+from bot.service import ChallengeRequest, GameService, RematchAsked, UserError, challenge_options, draw_cut
 from bot.store import Store
 from engine import ActionError, IllegalActionError, NotationError
 
@@ -63,7 +63,7 @@ async def start(service: GameService, **kw):
         (dict(game="hex", pie=True), "inpHeXion option"),
         (dict(game="hex", neutral=True), "inpHeXion option"),
         (dict(game="blindhex", size=9), "11×11"),
-        (dict(game="blindhex", swap=True), "no `swap`"),
+        (dict(game="blindhex", swap=True), "no swap option"),
         (dict(game="hex", size=25), "sizes"),
     ],
 )
@@ -140,6 +140,48 @@ async def test_a_declined_challenge_cannot_be_accepted(service):
     await service.decline(ch.id, BOB)
     with pytest.raises(UserError, match="declined"):
         await service.accept(ch.id, BOB)
+
+
+async def _finished_game(service: GameService) -> int:
+    started = await start(service)
+    await service.resign(CHANNEL, BOB)
+    return started.game.row.id
+
+
+async def test_both_players_pressing_rematch_at_once_make_one_challenge(service, store):
+    game_id = await _finished_game(service)
+    asks = [await service.rematch_request(game_id, user, None) for user in (ALICE, BOB, ALICE)]
+    results = await asyncio.gather(*(service.create_challenge(req) for req in asks), return_exceptions=True)
+    made = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(made) == 1 and len(refused) == 2
+    assert all(isinstance(r, RematchAsked) and f"rematch of game #{game_id} is already asked for" in str(r)
+               for r in refused), refused
+    assert (await store.rematch_of(game_id)).id == made[0].id
+
+
+async def test_a_rematch_pressed_in_two_processes_at_once_makes_one_challenge(store, clock):
+    # two services on one database: each has its own locks, so only the store keeps them apart
+    one, two = (GameService(store, clock=clock, seed_source=lambda: 1) for _ in range(2))
+    game_id = await _finished_game(one)
+    asks = [await svc.rematch_request(game_id, user, None) for svc, user in ((one, ALICE), (two, BOB))]
+    results = await asyncio.gather(one.create_challenge(asks[0]), two.create_challenge(asks[1]),
+                                   return_exceptions=True)
+    assert sorted(type(r).__name__ for r in results) == ["ChallengeRow", "RematchAsked"], results
+
+
+async def test_pressing_rematch_after_the_rematch_started_points_to_its_game(service):
+    game_id = await _finished_game(service)
+    ch = await service.create_challenge(await service.rematch_request(game_id, ALICE, None))
+    started = await service.accept(ch.id, BOB)
+    with pytest.raises(RematchAsked, match=f"is game #{started.game.row.id}"):
+        await service.create_challenge(await service.rematch_request(game_id, BOB, None))
+
+
+async def test_only_the_players_of_a_finished_game_can_ask_for_its_rematch(service):
+    game_id = await _finished_game(service)
+    with pytest.raises(UserError, match="Only the two players"):
+        await service.rematch_request(game_id, CAROL, None)
 
 
 async def test_the_seat_option_decides_who_plays_first(service):
@@ -337,3 +379,25 @@ async def test_a_move_leaves_the_position_it_was_played_on_unchanged(service):
     before = first.game.position.copy()
     await service.play(CHANNEL, BOB, "b2")
     assert first.game.position == before
+
+
+def test_the_service_speaks_no_discord_markup():
+    """Backticks, mentions, channel links, timestamps and bold live in ``bot.texts``, not in the service."""
+    import ast
+    from pathlib import Path
+
+    import bot.service
+
+    marks = ("`", "<#", "<@", "<t:", "**", "~~", "||")
+    found = []
+    for path in Path(bot.service.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)
+                      and isinstance(node.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+                    and any(m in node.value for m in marks)):
+                found.append(f"{path.name}:{node.lineno}: {node.value!r}")
+    assert not found, "\n".join(found)

@@ -132,6 +132,38 @@ async def test_a_challenge_closes_only_once(store):
     assert (await store.get_challenge(ch.id)).status == "accepted"
 
 
+async def test_a_game_has_at_most_one_open_or_accepted_rematch_challenge(store):
+    async def rematch(opponent_id: int):
+        async with store.transaction():
+            return await store.insert_challenge(
+                guild_id=1, channel_id=2, challenger_id=3, opponent_id=opponent_id, game="hex", size=11,
+                variants=("swap",), seat="first", rated=True, thread=False, created_at=0.0, expires_at=900.0,
+                rematch_of=7)
+
+    first = await rematch(4)
+    with pytest.raises(Conflict):
+        await rematch(3)
+    async with store.transaction():
+        await store.close_challenge(first.id, "accepted", 8)
+    with pytest.raises(Conflict):
+        await rematch(3)
+    assert (await store.rematch_of(7)).id == first.id
+
+
+async def test_a_declined_rematch_leaves_room_for_a_new_one(store):
+    async def rematch():
+        async with store.transaction():
+            return await store.insert_challenge(
+                guild_id=1, channel_id=2, challenger_id=3, opponent_id=4, game="hex", size=11, variants=(),
+                seat="first", rated=True, thread=False, created_at=0.0, expires_at=900.0, rematch_of=7)
+
+    first = await rematch()
+    async with store.transaction():
+        await store.close_challenge(first.id, "declined")
+    second = await rematch()
+    assert (await store.rematch_of(7)).id == second.id
+
+
 async def test_timers_come_back_earliest_first_and_only_when_due(store):
     async with store.transaction():
         await store.add_timer(50.0, "b", 2)

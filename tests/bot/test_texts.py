@@ -31,6 +31,18 @@ def test_not_your_turn_names_the_players_the_game_waits_for():
     assert answer == f"It's not your turn — waiting for <@{BOB}> (white)."
 
 
+def test_a_refusal_shows_its_commands_options_channels_and_moments_as_discord_does():
+    from bot.service import Channel, Command, Moment, Option, Post
+
+    refused = UserError("Use {cmd} with {opt} or {opts}; see {where} {when}; it is {post}",
+                        cmd=Command("challenge"), opt=Option("thread", False),
+                        opts=[Option("pie", note="the pie rule"), Option("neutral")],
+                        where=[Channel(5), Channel(6)], when=Moment(1800000000.5), post=Post(1, 2, 3))
+    assert texts.refusal(refused) == ("Use `/challenge` with `thread:false` or `pie` (the pie rule) and `neutral`; "
+                                      "see <#5> and <#6> <t:1800000000:R>; it is https://discord.com/channels/1/2/3")
+    assert "`" not in str(refused) and "<" not in str(refused)
+
+
 def test_other_refusals_are_their_message():
     assert texts.refusal(UserError("That challenge does not exist.")) == "That challenge does not exist."
 
@@ -71,3 +83,17 @@ def test_a_hint_that_shows_a_typed_move_also_offers_the_play_button():
     step = texts.next_step(game(engine.new_game("hex", 5)), {ALICE: "alice", BOB: "bob"})
     assert "`/move c3`" in step
     assert step.endswith(texts.PLAY_HINT)
+
+
+def test_a_finished_game_row_reads_in_the_game_over_words():
+    resigned = game(engine.new_game("hex", 5), status="finished", winner_seat=1, reason="resignation").row
+    assert texts.finished_result(resigned, {ALICE: "alice", BOB: "bob"}) == "bob wins: alice resigned"
+    abandoned = game(engine.new_game("hex", 5), status="finished", reason="abandoned").row
+    assert texts.finished_result(abandoned, {}) == "Game abandoned"
+    aborted = game(engine.new_game("hex", 5), status="aborted").row
+    assert texts.finished_result(aborted, {}) == "Aborted: no result"
+
+
+def test_a_players_side_of_a_finished_game_is_won_or_lost():
+    row = game(engine.new_game("hex", 5), status="finished", winner_seat=0, reason="connection").row
+    assert (texts.side(row, ALICE), texts.side(row, BOB), texts.side(row, 999)) == ("won", "lost", "")

@@ -10,7 +10,7 @@ from PIL import Image, ImageSequence
 import engine
 import render
 from engine import Record
-from render.replay import FINAL_MS, MAX_TOTAL_MS, MIN_TOTAL_MS, durations, turns
+from render.replay import FINAL_MS, MAX_TOTAL_MS, MIN_TOTAL_MS, durations, names_at, scenes, turns
 
 
 def frames(gif: bytes) -> list[Image.Image]:
@@ -121,3 +121,40 @@ def test_flipped_replay_shows_each_stone_where_the_flipped_layout_puts_it(random
         lay = render.layout_of(p, width=720, caption="turn 1/1", flip=True)
         for cell in range(49):
             assert shown(image, lay, cell, "hex") == p.piece_at(cell), (p.grid.name(cell), len(p.actions))
+
+
+@pytest.mark.parametrize("game,actions,swapper_takes", [
+    ("hex", ["c3", "swap", "b2"], "black"),
+    ("inphexion", ["d4", "swap", "d4 d3"], "white"),
+])
+def test_replay_frames_name_the_players_by_the_colours_they_had_at_that_turn(game, actions, swapper_takes):
+    variants = ["swap"] if game == "hex" else ["pie"]
+    pos = engine.new_game(game, 7 if game == "inphexion" else 5, variants)
+    start = {pos.to_move[0]: "alice", pos.other(pos.to_move[0]): "bob"}  # alice moves first
+    for a in actions:
+        pos.play(a)
+    names = [{p.colour: p.name for p in sc.panels} for sc in scenes(Record.of(pos), start)]
+    assert names[0] == start  # before the swap: as they sat down
+    assert names[1][swapper_takes] == "bob" and names[2][swapper_takes] == "bob"
+    assert set(names[1].values()) == {"alice", "bob"}
+
+
+def test_the_replay_gif_paints_each_frame_with_the_names_of_that_turn():
+    pos = engine.new_game("hex", 5, ["swap"])
+    for a in ("c3", "swap"):
+        pos.play(a)
+    start = {"black": "alice", "white": "bob"}
+    decoded = frames(render.render_replay(Record.of(pos), names=start))
+    painted = [render.render_image(p, names=names_at(p, start), caption=f"turn {k}/2", width=720).convert("RGB")
+               for k, p in enumerate(turns(Record.of(pos)), 1)]
+    wrong = render.render_image(pos, names=start, caption="turn 2/2", width=720).convert("RGB")
+    for image, want in zip(decoded, painted):
+        assert _close(image, want)
+    assert not _close(decoded[1], wrong)  # the names after the swap are not the starting ones
+
+
+def _close(a: Image.Image, b: Image.Image) -> bool:
+    """Equal up to the GIF's palette (each channel within a small step)."""
+    from PIL import ImageChops
+
+    return max(hi for _, hi in ImageChops.difference(a, b).getextrema()) <= 40
