@@ -21,7 +21,7 @@ from discord.ext import commands
 from engine import ActionError
 
 from .. import panels, texts
-from ..answers import ack, answer
+from ..answers import HandledElsewhere, ack, answer
 from ..controls import BoardButton, PanelButton, PanelSelect, confirm_view, panel_view
 from ..present import NO_MENTIONS, SORRY, reply_with_result
 from ..service import ActiveGame, StaleChoice, UserError, position_version
@@ -67,6 +67,8 @@ class Controls(commands.Cog):
         game_id, n, act = button.game_id, button.n, button.act
         try:
             await self._board_press(interaction, game_id, n, act)
+        except HandledElsewhere:
+            raise  # another process answers this press (views.guarded drops it)
         except UserError as exc:
             await self._say(interaction, texts.refusal(exc))
         except Exception:
@@ -128,12 +130,11 @@ class Controls(commands.Cog):
     async def _takeback(self, interaction: discord.Interaction, game_id: int, n: int) -> None:
         g = await self.service.game(game_id)
         if g is None or g.row.status != "active":
-            await interaction.response.send_message(OVER, ephemeral=True)
+            await answer(interaction, OVER, private=True)
             return
         if len(g.position.public_record()) != n:
-            await interaction.response.send_message(
-                "The game has moved on since this board: a takeback undoes the last turn only. "
-                "Use the newest board's Takeback or `/takeback`.", ephemeral=True)
+            await answer(interaction, "The game has moved on since this board: a takeback undoes the last turn only. "
+                         "Use the newest board's Takeback or `/takeback`.", private=True)
             return
         await self.bot.get_cog("Lifecycle").ask_takeback(interaction)  # type: ignore[union-attr]
 
@@ -163,6 +164,8 @@ class Controls(commands.Cog):
         try:
             async with self._panel_locks.lock(key):  # two taps on one panel: one after the other
                 await self._panel_press(interaction, key, game_id, version, path)
+        except HandledElsewhere:
+            raise  # another process answers this press (views.guarded drops it)
         except UserError as exc:
             await self._say(interaction, texts.refusal(exc))
         except Exception:
