@@ -133,6 +133,25 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds a process used so far (user + system, all its threads)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu(postmaster: int) -> float:
+    """CPU seconds of a PostgreSQL server: the postmaster and the processes it runs now (its backends)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(stat.parent.name) == postmaster or int(fields[1]) == postmaster:
+                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError):
+            continue  # a process that just ended
+    return total
+
+
 def rss_mb(pid: int) -> tuple[float, float]:
     """(current RSS, peak RSS) of a process in MB, from /proc."""
     fields = {}
@@ -190,8 +209,7 @@ class BotProcess:
     def cpu(self) -> float:
         """CPU seconds the bot process used so far (all its threads)."""
         assert self.proc is not None
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return cpu_seconds(self.proc.pid)
 
     def rss(self) -> tuple[float, float]:
         assert self.proc is not None
@@ -350,6 +368,12 @@ class Databases:
             self.cluster = PgCluster().start()
         return self.cluster.new_database()
 
+    def server_cpu(self) -> float | None:
+        """CPU seconds the throwaway PostgreSQL server used so far (None for DATABASE_URL's: not ours to see)."""
+        if self.cluster is None:
+            return None
+        return server_cpu(int((self.cluster.data / "postmaster.pid").read_text().split()[0]))
+
     def close(self) -> None:
         if self.cluster is not None:
             self.cluster.stop()
@@ -374,7 +398,9 @@ async def load_run(n: int, think: float, seconds: float, seed: int, warmup: floa
         game, size = MIX[i % len(MIX)]
         tables.append(Table(channel, players, game, size, random.Random(f"{seed}-{n}-{think}-{i}")))
     workdir = Path(tempfile.mkdtemp(prefix=f"load-{n}-"))
-    url = (databases or Databases(None)).new(setup.store, workdir)
+    databases = databases or Databases(None)
+    url = databases.new(setup.store, workdir)
+    pg_cpu0: float | None = None
     await fake.start()
     bots = [BotProcess(fake, workdir, url, root, (i, count) if count > 1 else None) for i in range(count)]
     load = Load(fake, url, workdir, tables, think)
@@ -395,10 +421,12 @@ async def load_run(n: int, think: float, seconds: float, seed: int, warmup: floa
                 bot.lag_window_start()
             t0, own_cpu0 = time.perf_counter(), time.process_time()
             bot_cpu0 = [bot.cpu() for bot in bots]
+            pg_cpu0 = databases.server_cpu() if setup.store == "postgres" else None
             await asyncio.gather(*players)
             wall = time.perf_counter() - t0
             bot_cpu = [(bot.cpu() - c0) / wall for bot, c0 in zip(bots, bot_cpu0)]
             own_cpu = (time.process_time() - own_cpu0) / wall
+            pg_cpu1 = databases.server_cpu() if pg_cpu0 is not None else None
             load.measuring = False
             acks, missed = ack_figures(fake.interactions[first:], fake.interaction_deadline, fake.now())
             lag = [x for bot in bots for x in await bot.lag_window_end()]
@@ -419,6 +447,8 @@ async def load_run(n: int, think: float, seconds: float, seed: int, warmup: floa
         "rss": sum(r for r, _ in rss), "peak": sum(p for _, p in rss), "rss each": [r for r, _ in rss],
         "idle rss": sum(idle_rss), "failures": load.failures,
         "bot cpu": sum(bot_cpu) * 100, "bot cpu each": [c * 100 for c in bot_cpu], "fake cpu": own_cpu * 100,
+        "bot cpu ms/move": sum(bot_cpu) * wall / max(1, len(ms)) * 1000,
+        "db cpu ms/move": (pg_cpu1 - pg_cpu0) / max(1, len(ms)) * 1000 if pg_cpu0 is not None and pg_cpu1 else None,
     }
 
 
@@ -610,13 +640,15 @@ def scale_table(results: list[dict]) -> str:
     """Moves through the whole bot per setup, against the first setup (the baseline) of the same run."""
     base = results[0]
     out = [f"| setup | N games | moves/s | vs {base['setup']} | p50 ms | p99 ms | ack p99 ms | missed 3 s "
-           "| RSS MB per process | bot CPU per process | failures |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|"]
+           "| RSS MB per process | bot CPU per process | bot CPU ms/move | PostgreSQL CPU ms/move | failures |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|"]
     for r in results:
+        db = "—" if r["db cpu ms/move"] is None else f"{r['db cpu ms/move']:.1f}"
         out.append(f"| {r['setup']} | {r['N']} | {r['moves/s']:.1f} | {r['moves/s'] / base['moves/s']:.2f}× "
                    f"| {r['p50']:.0f} | {r['p99']:.0f} | {r['ack p99']:.0f} | {r['missed 3 s']} of {r['acks']} "
                    f"| {', '.join(f'{x:.0f}' for x in r['rss each'])} "
-                   f"| {', '.join(f'{x:.0f}%' for x in r['bot cpu each'])} | {len(r['failures'])} |")
+                   f"| {', '.join(f'{x:.0f}%' for x in r['bot cpu each'])} | {r['bot cpu ms/move']:.1f} | {db} "
+                   f"| {len(r['failures'])} |")
     return "\n".join(out)
 
 

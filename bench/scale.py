@@ -1,5 +1,7 @@
-"""Scale: moves through the game service on SQLite and PostgreSQL (one and two processes), and the
-reads behind /leaderboard, /stats and /history with 100,000 stored games on both.
+"""Scale: moves through the game service alone on SQLite and PostgreSQL (one and two processes):
+what the database decides, without Discord or pictures (``bench/load.py --parts scale`` measures
+the whole bot in the same setups). Also the store of 100,000 finished games that
+``bench/load.py --parts reads`` seeds and reads: :func:`stored_rows`, :func:`fill`, :func:`reads`.
 
 Run: ``.venv/bin/python bench/scale.py`` (``--quick`` for a short run). Not a test.
 
@@ -13,10 +15,10 @@ Hex 11×11 games per process are played flat out, one task per game, each move a
 Reported: moves/s (all processes together), latency p50/p99 of one ``play``, RSS per
 process. The baseline is one process on SQLite, in the same run.
 
-**Reads.** 100,000 finished games in 20 servers (one server holds half of them), 2,000
-players with ratings; each read is the one the command makes (``leaderboard``;
-``player_ratings`` + ``player_record`` + ``finished_games(user)`` for /stats;
-``finished_games`` for /history), 300 times with random servers and players: p50/p99.
+**Reads** (used by ``bench/load.py``). 100,000 finished games in 20 servers (one server
+holds half of them), 2,000 players with ratings; each read is the one the command makes
+(``leaderboard``; ``player_ratings`` + ``player_record`` + ``finished_games(user)`` for
+/stats; ``finished_games`` for /history), with random servers and players: p50/p99.
 """
 
 from __future__ import annotations
@@ -226,7 +228,6 @@ def main() -> None:
     from tests.pgcluster import PgCluster
 
     seconds = 8.0 if args.quick else 20.0
-    calls = 100 if args.quick else 300
     cluster = PgCluster().start()
     tmp = Path(tempfile.mkdtemp(prefix="hexscale-"))
     try:
@@ -242,18 +243,6 @@ def main() -> None:
             base = base or r["moves_per_s"]
             print(f"| {name} | {r['moves_per_s']:.0f} | {r['moves_per_s'] / base:.2f}× | {r['p50_ms']:.1f} ms "
                   f"| {r['p99_ms']:.1f} ms | {', '.join(f'{m} MB' for m in r['rss_mb'])} |", flush=True)
-
-        games, ratings = stored_rows(random.Random(100))
-        print(f"\nreads with {len(games):,} stored games, {len(ratings):,} ratings; {calls} calls each\n")
-        print("| command | SQLite p50 | SQLite p99 | PostgreSQL p50 | PostgreSQL p99 |")
-        print("|---|---:|---:|---:|---:|")
-        results = []
-        for url in (f"sqlite:///{tmp / 'reads.sqlite3'}", cluster.new_database()):
-            asyncio.run(fill(url, games, ratings))
-            results.append(asyncio.run(reads(url, calls)))
-        for command in results[0]:
-            (s50, s99), (p50, p99) = results[0][command], results[1][command]
-            print(f"| {command} | {s50:.2f} ms | {s99:.2f} ms | {p50:.2f} ms | {p99:.2f} ms |")
     finally:
         cluster.stop()
         for f in tmp.iterdir():
