@@ -34,8 +34,11 @@ is loaded), and the database size per 1,000 finished games.
 each setup of ``--setups``: one process on SQLite (the baseline, first), one on
 PostgreSQL, and two processes running shards 0 and 1 of 2 on one PostgreSQL
 (the fake routes each server's interactions to its shard's process; the tables
-are split between a server on each shard). Moves/s of all processes together
-and the ratio to the baseline of the same run, latency, RSS and CPU per process.
+are split between a server on each shard). ``--rounds`` (3) rounds alternate
+the setups, so a change in the machine's other load weighs on each alike.
+Moves/s of all processes together (median over the rounds) and its ratio to
+the baseline's run of the same round, latency, RSS and CPU per process, and the
+CPU a move costs in the bots and in the PostgreSQL server.
 
 **Reads** (``--parts reads``): ``/leaderboard``, ``/stats`` and ``/history`` (of
 everyone, and of a player) with ``--stored`` (100,000) finished games on both
@@ -56,6 +59,7 @@ import random
 import shutil
 import signal
 import sqlite3
+import statistics
 import sys
 import tempfile
 import time
@@ -447,6 +451,7 @@ async def load_run(n: int, think: float, seconds: float, seed: int, warmup: floa
         "rss": sum(r for r, _ in rss), "peak": sum(p for _, p in rss), "rss each": [r for r, _ in rss],
         "idle rss": sum(idle_rss), "failures": load.failures,
         "bot cpu": sum(bot_cpu) * 100, "bot cpu each": [c * 100 for c in bot_cpu], "fake cpu": own_cpu * 100,
+        "latencies": ms, "ack latencies": [x * 1000 for x in acks],
         "bot cpu ms/move": sum(bot_cpu) * wall / max(1, len(ms)) * 1000,
         "db cpu ms/move": (pg_cpu1 - pg_cpu0) / max(1, len(ms)) * 1000 if pg_cpu0 is not None and pg_cpu1 else None,
     }
@@ -636,6 +641,36 @@ async def reads_run(store: str, databases: Databases, stored: int, calls: int, s
             "bot": {k: (pct(v, 50), pct(v, 99)) for k, v in times.items()}, "db": db_times}
 
 
+def combined(rounds: list[list[dict]]) -> list[dict]:
+    """Each setup's runs over the rounds as one row: medians of rates, percentiles of all latencies together.
+
+    The rounds alternate the setups, so a machine whose load changes meanwhile (other work) weighs on
+    each setup alike; "vs baseline" is the median over the rounds of the ratio to the baseline's run
+    in the same round.
+    """
+    out = []
+    for i in range(len(rounds[0])):
+        runs = [r[i] for r in rounds]
+        row = dict(runs[0])
+        ms = [x for r in runs for x in r["latencies"]]
+        acks = [x for r in runs for x in r["ack latencies"]]
+        row.update({
+            "rounds": len(runs), "moves/s each": [r["moves/s"] for r in runs],
+            "moves/s": statistics.median(r["moves/s"] for r in runs),
+            "vs base": statistics.median(r["moves/s"] / rnd[0]["moves/s"] for r, rnd in zip(runs, rounds)),
+            "p50": pct(ms, 50), "p99": pct(ms, 99), "ack p99": pct(acks, 99),
+            "missed 3 s": sum(r["missed 3 s"] for r in runs), "acks": sum(r["acks"] for r in runs),
+            "rss each": [max(x) for x in zip(*(r["rss each"] for r in runs))],
+            "bot cpu each": [statistics.median(x) for x in zip(*(r["bot cpu each"] for r in runs))],
+            "bot cpu ms/move": statistics.median(r["bot cpu ms/move"] for r in runs),
+            "db cpu ms/move": None if runs[0]["db cpu ms/move"] is None else
+            statistics.median(r["db cpu ms/move"] for r in runs),
+            "failures": [f for r in runs for f in r["failures"]],
+        })
+        out.append(row)
+    return out
+
+
 def scale_table(results: list[dict]) -> str:
     """Moves through the whole bot per setup, against the first setup (the baseline) of the same run."""
     base = results[0]
@@ -644,7 +679,7 @@ def scale_table(results: list[dict]) -> str:
            "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|"]
     for r in results:
         db = "—" if r["db cpu ms/move"] is None else f"{r['db cpu ms/move']:.1f}"
-        out.append(f"| {r['setup']} | {r['N']} | {r['moves/s']:.1f} | {r['moves/s'] / base['moves/s']:.2f}× "
+        out.append(f"| {r['setup']} | {r['N']} | {r['moves/s']:.1f} | {r['vs base']:.2f}× "
                    f"| {r['p50']:.0f} | {r['p99']:.0f} | {r['ack p99']:.0f} | {r['missed 3 s']} of {r['acks']} "
                    f"| {', '.join(f'{x:.0f}' for x in r['rss each'])} "
                    f"| {', '.join(f'{x:.0f}%' for x in r['bot cpu each'])} | {r['bot cpu ms/move']:.1f} | {db} "
@@ -717,13 +752,15 @@ async def main_async(args: argparse.Namespace) -> None:
                 print(f"db size: {size}", flush=True)
             tables.append(table(results, memory, size))
         if "scale" in args.parts:
-            scale = []
-            for name in args.setups:
-                r = await load_run(args.scale_games, 0.0, args.seconds, args.seed, args.warmup,
-                                   setup=SETUPS[name], databases=databases)
-                scale.append(r)
-                print_run(r["setup"], r)
-            tables.append(scale_table(scale))
+            rounds = []
+            for k in range(args.rounds):
+                rounds.append([])
+                for name in args.setups:
+                    r = await load_run(args.scale_games, 0.0, args.seconds, args.seed + k, args.warmup,
+                                       setup=SETUPS[name], databases=databases)
+                    rounds[-1].append(r)
+                    print_run(f"round {k + 1}: {r['setup']}", r)
+            tables.append(scale_table(combined(rounds)))
         if "reads" in args.parts:
             stores = []
             for store in ("sqlite", "postgres"):
@@ -759,6 +796,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--setups", nargs="+", choices=tuple(SETUPS), default=list(SETUPS),
                    help="setups of the scale runs; the first is the baseline")
     p.add_argument("--scale-games", type=int, default=20, help="N of the scale runs (flat out)")
+    p.add_argument("--rounds", type=int, help="rounds of the scale runs, the setups alternating (3; quick: 1)")
     p.add_argument("--stored", type=int, default=100_000, help="finished games stored for the reads")
     p.add_argument("--read-calls", type=int, help="calls of each read command (200; quick: 50)")
     p.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "") or None,
@@ -769,8 +807,8 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     if args.database_url and not args.database_url.startswith(("postgres://", "postgresql://")):
         args.database_url = None  # an SQLite DATABASE_URL: PostgreSQL runs start their own server
-    defaults = (5.0, 1.0, 200, 50, 50) if args.quick else (20.0, 3.0, 1000, 200, 200)
-    for name, value in zip(("seconds", "warmup", "memory_games", "db_games", "read_calls"), defaults):
+    defaults = (5.0, 1.0, 200, 50, 50, 1) if args.quick else (20.0, 3.0, 1000, 200, 200, 3)
+    for name, value in zip(("seconds", "warmup", "memory_games", "db_games", "read_calls", "rounds"), defaults):
         if getattr(args, name) is None:
             setattr(args, name, value)
     asyncio.run(main_async(args))
