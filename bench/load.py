@@ -581,64 +581,101 @@ async def db_size_run(games: int, seed: int) -> dict:
     return {"games": games, "bytes": size, "actions": actions}
 
 
+#: untimed calls of each read command after a bot starts (connections, caches, first-query plans)
+WARM_UP = 3
 READ_GUILDS = 4
 READ_PLAYERS = 250
 READS = {"/leaderboard": ("leaderboard", False), "/stats": ("stats", True), "/history": ("history", False),
          "/history player": ("history", True)}  # name → (command, whether it names another player)
 
 
-async def reads_run(store: str, databases: Databases, stored: int, calls: int, seed: int) -> dict:
-    """``/leaderboard``, ``/stats`` and ``/history`` through the bot with ``stored`` finished games.
+class ReadWorld:
+    """A fake Discord whose servers hold ``stored`` finished games in one store, for the read commands.
 
     The games are bulk-inserted (COPY on PostgreSQL) into servers the fake knows, the first holding
-    half of them, with ratings and display names of every player; then each command is sent
-    ``calls`` times, one at a time (latency, not throughput), by random members about random
-    members. Measured twice: through the bot (the interaction's dispatch to its final answer at
-    the fake: acknowledgement, database, answer) and the database reads alone (the store called
-    from this process, as the command calls it).
+    half of them, with ratings and display names of every player. :meth:`measure` starts a bot on
+    them and sends each command one at a time (latency, not throughput), by random members about
+    random members, after :data:`WARM_UP` untimed calls: from the interaction's dispatch to its
+    final answer at the fake (acknowledgement, database, answer). The database reads alone (the store called from this
+    process, as the command calls it) are measured once, after seeding.
     """
-    from bench.scale import fill, reads, stored_rows
-    from tests.fake_discord import FakeDiscord
-    from tests.fake_discord.patch import block_network
 
-    fake = FakeDiscord(token=TOKEN)
-    guilds = [fake.add_guild(f"Reads {i}") for i in range(READ_GUILDS)]
-    channels = {g.id: fake.add_text_channel(g, "games") for g in guilds}
-    members = {g.id: [fake.add_member(g, f"r{i}-{j}") for j in range(READ_PLAYERS)] for i, g in enumerate(guilds)}
-    workdir = Path(tempfile.mkdtemp(prefix=f"load-reads-{store}-"))
-    url = databases.new(store, workdir)
-    players = {g: [m.id for m in ms] for g, ms in members.items()}
-    games, ratings = stored_rows(random.Random(seed), list(players), players, stored)
-    names = [(g, m.id, m.name, 0.0) for g, ms in members.items() for m in ms]
-    t0 = time.perf_counter()
-    await fill(url, games, ratings, names)
-    seeded = time.perf_counter() - t0
-    db_times = await reads(url, calls, list(players), players)
-    rng = random.Random(seed)
-    times: dict[str, list[float]] = {name: [] for name in READS}
-    failures: list[str] = []
-    await fake.start()
-    bot = BotProcess(fake, workdir, url)
+    def __init__(self, store: str) -> None:
+        from tests.fake_discord import FakeDiscord
+
+        self.store = store
+        self.fake = FakeDiscord(token=TOKEN)
+        self.guilds = [self.fake.add_guild(f"Reads {i}") for i in range(READ_GUILDS)]
+        self.channels = {g.id: self.fake.add_text_channel(g, "games") for g in self.guilds}
+        self.members = {g.id: [self.fake.add_member(g, f"r{i}-{j}") for j in range(READ_PLAYERS)]
+                        for i, g in enumerate(self.guilds)}
+        self.workdir = Path(tempfile.mkdtemp(prefix=f"load-reads-{store}-"))
+        self.times: dict[str, list[float]] = {name: [] for name in READS}
+        self.failures: list[str] = []
+        self.rss = 0.0
+
+    async def open(self, databases: Databases, stored: int, calls: int, seed: int) -> ReadWorld:
+        """Seed the store, time its reads alone, start the fake."""
+        from bench.scale import fill, reads, stored_rows
+
+        self.url = databases.new(self.store, self.workdir)
+        players = {g: [m.id for m in ms] for g, ms in self.members.items()}
+        games, ratings = stored_rows(random.Random(seed), list(players), players, stored)
+        names = [(g, m.id, m.name, 0.0) for g, ms in self.members.items() for m in ms]
+        t0 = time.perf_counter()
+        await fill(self.url, games, ratings, names)
+        self.seeded, self.stored = time.perf_counter() - t0, len(games)
+        self.db = await reads(self.url, calls, list(players), players)
+        await self.fake.start()
+        return self
+
+    async def measure(self, calls: int, rng: random.Random) -> None:
+        """Start a bot on the store, send each command ``calls`` times, stop it."""
+        from tests.fake_discord.patch import block_network
+
+        bot = BotProcess(self.fake, self.workdir, self.url)
+        try:
+            with block_network():
+                await bot.start()
+                for i in range(-WARM_UP, calls):  # the first calls of a fresh process are not timed
+                    guild = self.guilds[0] if i % 2 == 0 else rng.choice(self.guilds)
+                    user, other = rng.sample(self.members[guild.id], 2)
+                    for name, (command, about) in READS.items():
+                        options = {"player": other} if about else {"game": "hex"} if command == "leaderboard" else {}
+                        start = time.perf_counter()
+                        r = await self.fake.slash(user, self.channels[guild.id], command, timeout=60, **options)
+                        if i >= 0:
+                            self.times[name].append((time.perf_counter() - start) * 1000)
+                        if r.ephemeral or not r.embeds:
+                            self.failures.append(f"{name}: {r.content!r}"[:200])
+                self.rss = max(self.rss, bot.rss()[0])
+        finally:
+            await bot.stop()
+
+    async def close(self) -> None:
+        await self.fake.stop()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def result(self) -> dict:
+        return {"store": self.store, "stored": self.stored, "seed s": self.seeded, "rss": self.rss,
+                "failures": self.failures, "db": self.db,
+                "bot": {k: (pct(v, 50), pct(v, 99)) for k, v in self.times.items()}}
+
+
+async def reads_run(databases: Databases, stored: int, calls: int, rounds: int, seed: int) -> list[dict]:
+    """The read commands on both stores, the stores alternating over ``rounds`` (see :class:`ReadWorld`)."""
+    worlds = [ReadWorld(store) for store in ("sqlite", "postgres")]
     try:
-        with block_network():
-            await bot.start()
-            for i in range(calls):
-                guild = guilds[0] if i % 2 == 0 else rng.choice(guilds)
-                user, other = rng.sample(members[guild.id], 2)
-                for name, (command, about) in READS.items():
-                    options = {"player": other} if about else {"game": "hex"} if command == "leaderboard" else {}
-                    start = time.perf_counter()
-                    r = await fake.slash(user, channels[guild.id], command, timeout=60, **options)
-                    times[name].append((time.perf_counter() - start) * 1000)
-                    if r.ephemeral or not r.embeds:
-                        failures.append(f"{name}: {r.content!r}"[:200])
-            rss = bot.rss()[0]
+        for w in worlds:
+            await w.open(databases, stored, calls, seed)
+        rng = random.Random(seed)
+        for k in range(rounds):
+            for w in worlds:
+                await w.measure(calls // rounds + (1 if k < calls % rounds else 0), rng)
     finally:
-        await bot.stop()
-        await fake.stop()
-        shutil.rmtree(workdir, ignore_errors=True)
-    return {"store": store, "stored": len(games), "seed s": seeded, "rss": rss, "failures": failures,
-            "bot": {k: (pct(v, 50), pct(v, 99)) for k, v in times.items()}, "db": db_times}
+        for w in worlds:
+            await w.close()
+    return [w.result() for w in worlds]
 
 
 def combined(rounds: list[list[dict]]) -> list[dict]:
@@ -762,11 +799,9 @@ async def main_async(args: argparse.Namespace) -> None:
                     print_run(f"round {k + 1}: {r['setup']}", r)
             tables.append(scale_table(combined(rounds)))
         if "reads" in args.parts:
-            stores = []
-            for store in ("sqlite", "postgres"):
-                r = await reads_run(store, databases, args.stored, args.read_calls, args.seed)
-                stores.append(r)
-                print(f"reads on {store}: {r['stored']:,} games seeded in {r['seed s']:.1f} s; bot {r['bot']}; "
+            stores = await reads_run(databases, args.stored, args.read_calls, args.rounds, args.seed)
+            for r in stores:
+                print(f"reads on {r['store']}: {r['stored']:,} games seeded in {r['seed s']:.1f} s; bot {r['bot']}; "
                       f"database {r['db']}; RSS {r['rss']:.0f} MB; {len(r['failures'])} failures "
                       f"{r['failures'][:2]}", flush=True)
             tables.append(reads_table(stores))
@@ -796,7 +831,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--setups", nargs="+", choices=tuple(SETUPS), default=list(SETUPS),
                    help="setups of the scale runs; the first is the baseline")
     p.add_argument("--scale-games", type=int, default=20, help="N of the scale runs (flat out)")
-    p.add_argument("--rounds", type=int, help="rounds of the scale runs, the setups alternating (3; quick: 1)")
+    p.add_argument("--rounds", type=int,
+                   help="rounds of the scale and read runs, the setups / stores alternating (3; quick: 1)")
     p.add_argument("--stored", type=int, default=100_000, help="finished games stored for the reads")
     p.add_argument("--read-calls", type=int, help="calls of each read command (200; quick: 50)")
     p.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "") or None,
