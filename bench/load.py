@@ -363,7 +363,7 @@ class Databases:
 
     def new(self, store: str, workdir: Path) -> str:
         if store == "sqlite":
-            return f"sqlite:///{workdir / 'bot.sqlite3'}"
+            return str(workdir / "bot.sqlite3")  # a bare path: a --baseline checkout from before DATABASE_URL reads it too
         if self.postgres_url:
             return self.postgres_url
         if self.cluster is None:
