@@ -1,7 +1,8 @@
 """Load: the real bot against the loopback fake Discord, many games at once.
 
 Run: ``.venv/bin/python bench/load.py`` (not a test: numbers depend on the machine).
-``--quick`` runs shorter phases; ``--games 1 20 100`` picks the N of the load runs.
+``--quick`` runs shorter phases (a few minutes in all); ``--games 1 20 100`` picks the N of the
+load runs; ``--parts load scale reads`` picks the parts (all by default).
 
 The bot runs as its own process (``HexBot`` with the system clock and the
 production logging set-up, pointed at the fake by the fake's launcher), so
@@ -28,6 +29,24 @@ task that sleeps 5 ms and records how late it wakes: p99, max); the bot's
 RSS (now and peak). Then the memory of 1,000 active games (prepared through
 the game service, then each one touched by a real ``/move`` so its position
 is loaded), and the database size per 1,000 finished games.
+
+**Scale** (``--parts scale``): the same flat-out load (``--scale-games`` N, 20) in
+each setup of ``--setups``: one process on SQLite (the baseline, first), one on
+PostgreSQL, and two processes running shards 0 and 1 of 2 on one PostgreSQL
+(the fake routes each server's interactions to its shard's process; the tables
+are split between a server on each shard). ``--rounds`` (3) rounds alternate
+the setups, so a change in the machine's other load weighs on each alike.
+Moves/s of all processes together (median over the rounds) and its ratio to
+the baseline's run of the same round, latency, RSS and CPU per process, and the
+CPU a move costs in the bots and in the PostgreSQL server.
+
+**Reads** (``--parts reads``): ``/leaderboard``, ``/stats`` and ``/history`` (of
+everyone, and of a player) with ``--stored`` (100,000) finished games on both
+stores, through the bot and the database reads alone (see :func:`reads_run`).
+
+PostgreSQL is ``--database-url`` / ``DATABASE_URL`` when it names a scratch
+PostgreSQL database, else a throwaway server started from the ``pgserver``
+wheel as the tests do (``tests/pgcluster.py``), a fresh database per run.
 """
 
 from __future__ import annotations
@@ -40,6 +59,7 @@ import random
 import shutil
 import signal
 import sqlite3
+import statistics
 import sys
 import tempfile
 import time
@@ -79,17 +99,23 @@ class LagSampler:
         os.replace(tmp, path)
 
 
-async def serve_bot(db: str, lag_file: str) -> None:
-    """The bot's side: run HexBot; SIGUSR1 starts a lag window, SIGUSR2 writes it out, SIGTERM stops."""
-    from bot.app import HexBot
+async def serve_bot(url: str, lag_file: str, shard: str = "-") -> None:
+    """The bot's side: run the bot (``shard`` "I/COUNT": shard I of COUNT; "-": unsharded); SIGUSR1 starts a
+    lag window, SIGUSR2 writes it out, SIGTERM stops."""
+    from bot.app import make_bot
     from bot.config import Settings
     from bot.logs import setup_logging
+    from bot.shards import ShardPlan
 
     token = os.environ["DISCORD_TOKEN"]
     setup_logging("INFO", token)
     sampler = LagSampler()
     loop = asyncio.get_running_loop()
-    bot = HexBot(Settings(token=token, database_url=db))
+    plan = None
+    if shard != "-":
+        index, count = shard.split("/")
+        plan = ShardPlan(int(count), (int(index),))
+    bot = make_bot(Settings(token=token, database_url=url, shards=plan))
     loop.add_signal_handler(signal.SIGUSR1, sampler.samples.clear)
     loop.add_signal_handler(signal.SIGUSR2, sampler.dump, lag_file)
     loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
@@ -111,6 +137,25 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds a process used so far (user + system, all its threads)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu(postmaster: int) -> float:
+    """CPU seconds of a PostgreSQL server: the postmaster and the processes it runs now (its backends)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(stat.parent.name) == postmaster or int(fields[1]) == postmaster:
+                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError):
+            continue  # a process that just ended
+    return total
+
+
 def rss_mb(pid: int) -> tuple[float, float]:
     """(current RSS, peak RSS) of a process in MB, from /proc."""
     fields = {}
@@ -121,20 +166,33 @@ def rss_mb(pid: int) -> tuple[float, float]:
 
 
 class BotProcess:
-    def __init__(self, fake, workdir: Path, db: Path, root: Path = ROOT) -> None:
-        self.fake, self.workdir, self.db, self.root = fake, workdir, db, root
-        self.lag_file = workdir / "lag.json"
+    """One bot process on ``url`` (a database URL, or an SQLite file's path); ``shard``: (index, count) or None."""
+
+    def __init__(self, fake, workdir: Path, url: str | Path, root: Path = ROOT,
+                 shard: tuple[int, int] | None = None) -> None:
+        self.fake, self.workdir, self.url, self.root, self.shard = fake, workdir, str(url), root, shard
+        name = f"shard{shard[0]}" if shard else "bot"
+        self.lag_file = workdir / f"{name}-lag.json"
+        self.log_file = workdir / f"{name}.log"
         self.proc: asyncio.subprocess.Process | None = None
 
+    def _ready(self) -> bool:
+        return any(c.session is not None and c.session.shard == self.shard for c in self.fake.gateway.ready_connections)
+
     async def start(self) -> None:
-        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_PATH", "DEV_GUILD_ID")}
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("DATABASE_PATH", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS", "DEV_GUILD_ID")}
         env.update(DISCORD_TOKEN=self.fake.token, PYTHONUNBUFFERED="1")
-        cmd = self.fake.launch_command("bench.load", "--serve-bot", str(self.db), str(self.lag_file))
+        args = [self.url, str(self.lag_file)] + ([f"{self.shard[0]}/{self.shard[1]}"] if self.shard else [])
+        cmd = self.fake.launch_command("bench.load", "--serve-bot", *args)
         env = self.fake.launch_env(env)
         if self.root != ROOT:  # another checkout's bot (a baseline): its packages come first
             env["PYTHONPATH"] = f"{self.root}{os.pathsep}{env['PYTHONPATH']}"
-        with open(self.workdir / "bot.log", "ab") as log:
+        with open(self.log_file, "ab") as log:
             self.proc = await asyncio.create_subprocess_exec(*cmd, env=env, cwd=self.root, stdout=log, stderr=log)
+        if self.shard is not None:
+            await self.fake.gateway.wait_until(lambda g: self._ready(), 120)
+            return
         before = self.fake.gateway.identifies
         await self.fake.gateway.wait_until(lambda g: g.identifies > before and g.connected, 120)
 
@@ -155,8 +213,7 @@ class BotProcess:
     def cpu(self) -> float:
         """CPU seconds the bot process used so far (all its threads)."""
         assert self.proc is not None
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return cpu_seconds(self.proc.pid)
 
     def rss(self) -> tuple[float, float]:
         assert self.proc is not None
@@ -173,13 +230,11 @@ class BotProcess:
             await self.proc.wait()
 
 
-def read_game(db: Path, channel_id: int) -> sqlite3.Row:
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    con.row_factory = sqlite3.Row
-    try:
-        return con.execute("SELECT * FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)).fetchone()
-    finally:
-        con.close()
+def read_game(url: str, channel_id: int) -> dict:
+    """The game going on in a channel, straight from the database (either store)."""
+    from tests.dbquery import query_dicts
+
+    return query_dicts(url, "SELECT * FROM games WHERE channel_id = ? AND status = 'active'", channel_id)[0]
 
 
 @dataclass
@@ -195,7 +250,7 @@ class Table:
     next: int = 0
 
 
-def script(row: sqlite3.Row, rng: random.Random) -> list[tuple[int, str]]:
+def script(row: dict, rng: random.Random) -> list[tuple[int, str]]:
     options = engine.make_options(row["game"], row["size"], tuple(row["variants"].split()), row["first"])
     log: list[str] = []
     options.new_position().random_playout(rng, log)
@@ -212,8 +267,10 @@ def script(row: sqlite3.Row, rng: random.Random) -> list[tuple[int, str]]:
 
 
 class Load:
-    def __init__(self, fake, bot: BotProcess, tables: list[Table], think: float) -> None:
-        self.fake, self.bot, self.tables, self.think = fake, bot, tables, think
+    """The players of every table: each plays its game's script, one /move at a time."""
+
+    def __init__(self, fake, url: str, workdir: Path, tables: list[Table], think: float) -> None:
+        self.fake, self.url, self.workdir, self.tables, self.think = fake, url, workdir, tables, think
         self.latencies: list[float] = []
         self.images = 0
         self.failures: list[str] = []
@@ -221,15 +278,15 @@ class Load:
 
     async def new_game(self, t: Table) -> None:
         a, b = t.players
-        options = {"opponent": b, "game": t.game}
+        options = {"opponent": b, "game": t.game, "thread": False}  # the game stays in the table's channel
         if t.size:
             options["size"] = t.size
         r = await self.fake.slash(a, t.channel, "challenge", timeout=60, **options)
         if r.ephemeral:
-            raise RuntimeError(f"the bot refused a challenge: {r.content!r} (see its log: {self.bot.workdir}/bot.log)")
+            raise RuntimeError(f"the bot refused a challenge: {r.content!r} (see its log in {self.workdir})")
         accept = next(c for c in r.custom_ids if c.endswith(":accept"))
         await self.fake.click(b, r, accept, timeout=60)
-        row = read_game(self.bot.db, t.channel.id)
+        row = read_game(self.url, t.channel.id)
         t.lines, t.next = script(row, t.rng), 0
 
     async def play(self, t: Table, stop_at: float) -> None:
@@ -269,26 +326,93 @@ def ack_figures(interactions: list, deadline: float, now: float) -> tuple[list[f
     return acks, missed
 
 
-async def load_run(n: int, think: float, seconds: float, seed: int, warmup: float, root: Path = ROOT) -> dict:
+@dataclass
+class Setup:
+    """Where the bot keeps its data and how many processes share it: ``shards`` 1 = one unsharded process."""
+
+    name: str
+    store: str  # "sqlite" or "postgres"
+    shards: int = 1
+
+
+SETUPS = {"sqlite": Setup("1 process, SQLite", "sqlite"), "postgres": Setup("1 process, PostgreSQL", "postgres"),
+          "postgres-2": Setup("2 processes (shards 0, 1 of 2), PostgreSQL", "postgres", 2)}
+
+
+def guild_on_shard(fake, shard: int, count: int, name: str):
+    """A new server whose events go to ``shard`` of ``count`` (Discord's routing)."""
+    from bot.shards import shard_of
+
+    while True:
+        guild = fake.add_guild(name)
+        if shard_of(guild.id, count) == shard:
+            return guild
+        time.sleep(0.002)  # the next snowflake's timestamp part moves on
+
+
+class Databases:
+    """A fresh database per run: an SQLite file, or a database on PostgreSQL.
+
+    PostgreSQL is ``DATABASE_URL`` when given (a scratch database: every run adds to it), else a
+    throwaway server started from the ``pgserver`` wheel, as the tests do (``tests/pgcluster.py``).
+    """
+
+    def __init__(self, postgres_url: str | None) -> None:
+        self.postgres_url = postgres_url
+        self.cluster = None
+
+    def new(self, store: str, workdir: Path) -> str:
+        if store == "sqlite":
+            return str(workdir / "bot.sqlite3")  # a bare path: a --baseline checkout from before DATABASE_URL reads it too
+        if self.postgres_url:
+            return self.postgres_url
+        if self.cluster is None:
+            from tests.pgcluster import PgCluster
+
+            self.cluster = PgCluster().start()
+        return self.cluster.new_database()
+
+    def server_cpu(self) -> float | None:
+        """CPU seconds the throwaway PostgreSQL server used so far (None for DATABASE_URL's: not ours to see)."""
+        if self.cluster is None:
+            return None
+        return server_cpu(int((self.cluster.data / "postmaster.pid").read_text().split()[0]))
+
+    def close(self) -> None:
+        if self.cluster is not None:
+            self.cluster.stop()
+            self.cluster = None
+
+
+async def load_run(n: int, think: float, seconds: float, seed: int, warmup: float, root: Path = ROOT,
+                   setup: Setup = SETUPS["sqlite"], databases: Databases | None = None) -> dict:
+    """N games at once against the bot in ``setup``; figures of the measured window."""
     from tests.fake_discord import FakeDiscord
     from tests.fake_discord.patch import block_network
 
-    fake = FakeDiscord(token=TOKEN)
-    guild = fake.add_guild("Load Server")
+    count = setup.shards
+    fake = FakeDiscord(token=TOKEN, shard_count=count)
+    # Two servers, one per shard when sharded: the tables alternate between them.
+    guilds = [guild_on_shard(fake, i % count, count, f"Load Server {i}") for i in range(2)]
     tables = []
     for i in range(n):
+        guild = guilds[i % 2]
         channel = fake.add_text_channel(guild, f"game-{i}")
         players = (fake.add_member(guild, f"p{i}a"), fake.add_member(guild, f"p{i}b"))
         game, size = MIX[i % len(MIX)]
         tables.append(Table(channel, players, game, size, random.Random(f"{seed}-{n}-{think}-{i}")))
-    await fake.start()
     workdir = Path(tempfile.mkdtemp(prefix=f"load-{n}-"))
-    bot = BotProcess(fake, workdir, workdir / "bot.sqlite3", root)
-    load = Load(fake, bot, tables, think)
+    databases = databases or Databases(None)
+    url = databases.new(setup.store, workdir)
+    pg_cpu0: float | None = None
+    await fake.start()
+    bots = [BotProcess(fake, workdir, url, root, (i, count) if count > 1 else None) for i in range(count)]
+    load = Load(fake, url, workdir, tables, think)
     try:
         with block_network():
-            await bot.start()
-            idle_rss, _ = bot.rss()
+            for bot in bots:
+                await bot.start()
+            idle_rss = [bot.rss()[0] for bot in bots]
             for t in tables:  # the first games, started one by one
                 await load.new_game(t)
             loop = asyncio.get_running_loop()
@@ -297,28 +421,39 @@ async def load_run(n: int, think: float, seconds: float, seed: int, warmup: floa
             await asyncio.sleep(warmup)
             first = len(fake.interactions)
             load.measuring = True
-            bot.lag_window_start()
-            t0, bot_cpu0, own_cpu0 = time.perf_counter(), bot.cpu(), time.process_time()
+            for bot in bots:
+                bot.lag_window_start()
+            t0, own_cpu0 = time.perf_counter(), time.process_time()
+            bot_cpu0 = [bot.cpu() for bot in bots]
+            pg_cpu0 = databases.server_cpu() if setup.store == "postgres" else None
             await asyncio.gather(*players)
             wall = time.perf_counter() - t0
-            bot_cpu, own_cpu = (bot.cpu() - bot_cpu0) / wall, (time.process_time() - own_cpu0) / wall
+            bot_cpu = [(bot.cpu() - c0) / wall for bot, c0 in zip(bots, bot_cpu0)]
+            own_cpu = (time.process_time() - own_cpu0) / wall
+            pg_cpu1 = databases.server_cpu() if pg_cpu0 is not None else None
             load.measuring = False
             acks, missed = ack_figures(fake.interactions[first:], fake.interaction_deadline, fake.now())
-            lag = await bot.lag_window_end()
-            rss, peak = bot.rss()
+            lag = [x for bot in bots for x in await bot.lag_window_end()]
+            rss = [bot.rss() for bot in bots]
     finally:
-        await bot.stop()
+        for bot in bots:
+            await bot.stop()
         await fake.stop()
     shutil.rmtree(workdir, ignore_errors=True)
     ms = [x * 1000 for x in load.latencies]
     return {
+        "setup": setup.name, "processes": count,
         "N": n, "think": think, "moves": len(ms), "moves/s": len(ms) / wall, "images": load.images,
         "p50": pct(ms, 50), "p95": pct(ms, 95), "p99": pct(ms, 99),
         "ack p50": pct([x * 1000 for x in acks], 50), "ack p99": pct([x * 1000 for x in acks], 99),
         "acks": len(acks), "missed 3 s": missed,
         "lag p99": pct([x * 1000 for x in lag], 99), "lag max": max(lag) * 1000 if lag else float("nan"),
-        "rss": rss, "peak": peak, "idle rss": idle_rss, "failures": load.failures,
-        "bot cpu": bot_cpu * 100, "fake cpu": own_cpu * 100,
+        "rss": sum(r for r, _ in rss), "peak": sum(p for _, p in rss), "rss each": [r for r, _ in rss],
+        "idle rss": sum(idle_rss), "failures": load.failures,
+        "bot cpu": sum(bot_cpu) * 100, "bot cpu each": [c * 100 for c in bot_cpu], "fake cpu": own_cpu * 100,
+        "latencies": ms, "ack latencies": [x * 1000 for x in acks],
+        "bot cpu ms/move": sum(bot_cpu) * wall / max(1, len(ms)) * 1000,
+        "db cpu ms/move": (pg_cpu1 - pg_cpu0) / max(1, len(ms)) * 1000 if pg_cpu0 is not None and pg_cpu1 else None,
     }
 
 
@@ -337,7 +472,8 @@ async def prepare_games(db: Path, guild_id: int, channels: list[int], members: l
             game, size = MIX[i % len(MIX)]
             a, b = members[(2 * i) % len(members)], members[(2 * i + 1) % len(members)]
             req = ChallengeRequest(guild_id=guild_id, channel_id=channel, channel_is_thread=False, challenger_id=a,
-                                   opponent_id=b, opponent_is_bot=False, game=game, size=size, seat="first")
+                                   opponent_id=b, opponent_is_bot=False, game=game, size=size, seat="first",
+                                   thread=False)
             ch = await service.create_challenge(req, {a: f"player{a % 1000}", b: f"player{b % 1000}"})
             started = await service.accept(ch.id, b)
             g = started.game
@@ -445,6 +581,160 @@ async def db_size_run(games: int, seed: int) -> dict:
     return {"games": games, "bytes": size, "actions": actions}
 
 
+#: untimed calls of each read command after a bot starts (connections, caches, first-query plans)
+WARM_UP = 3
+READ_GUILDS = 4
+READ_PLAYERS = 250
+READS = {"/leaderboard": ("leaderboard", False), "/stats": ("stats", True), "/history": ("history", False),
+         "/history player": ("history", True)}  # name → (command, whether it names another player)
+
+
+class ReadWorld:
+    """A fake Discord whose servers hold ``stored`` finished games in one store, for the read commands.
+
+    The games are bulk-inserted (COPY on PostgreSQL) into servers the fake knows, the first holding
+    half of them, with ratings and display names of every player. :meth:`measure` starts a bot on
+    them and sends each command one at a time (latency, not throughput), by random members about
+    random members, after :data:`WARM_UP` untimed calls: from the interaction's dispatch to its
+    final answer at the fake (acknowledgement, database, answer). The database reads alone (the store called from this
+    process, as the command calls it) are measured once, after seeding.
+    """
+
+    def __init__(self, store: str) -> None:
+        from tests.fake_discord import FakeDiscord
+
+        self.store = store
+        self.fake = FakeDiscord(token=TOKEN)
+        self.guilds = [self.fake.add_guild(f"Reads {i}") for i in range(READ_GUILDS)]
+        self.channels = {g.id: self.fake.add_text_channel(g, "games") for g in self.guilds}
+        self.members = {g.id: [self.fake.add_member(g, f"r{i}-{j}") for j in range(READ_PLAYERS)]
+                        for i, g in enumerate(self.guilds)}
+        self.workdir = Path(tempfile.mkdtemp(prefix=f"load-reads-{store}-"))
+        self.times: dict[str, list[float]] = {name: [] for name in READS}
+        self.failures: list[str] = []
+        self.rss = 0.0
+
+    async def open(self, databases: Databases, stored: int, calls: int, seed: int) -> ReadWorld:
+        """Seed the store, time its reads alone, start the fake."""
+        from bench.scale import fill, reads, stored_rows
+
+        self.url = databases.new(self.store, self.workdir)
+        players = {g: [m.id for m in ms] for g, ms in self.members.items()}
+        games, ratings = stored_rows(random.Random(seed), list(players), players, stored)
+        names = [(g, m.id, m.name, 0.0) for g, ms in self.members.items() for m in ms]
+        t0 = time.perf_counter()
+        await fill(self.url, games, ratings, names)
+        self.seeded, self.stored = time.perf_counter() - t0, len(games)
+        self.db = await reads(self.url, calls, list(players), players)
+        await self.fake.start()
+        return self
+
+    async def measure(self, calls: int, rng: random.Random) -> None:
+        """Start a bot on the store, send each command ``calls`` times, stop it."""
+        from tests.fake_discord.patch import block_network
+
+        bot = BotProcess(self.fake, self.workdir, self.url)
+        try:
+            with block_network():
+                await bot.start()
+                for i in range(-WARM_UP, calls):  # the first calls of a fresh process are not timed
+                    guild = self.guilds[0] if i % 2 == 0 else rng.choice(self.guilds)
+                    user, other = rng.sample(self.members[guild.id], 2)
+                    for name, (command, about) in READS.items():
+                        options = {"player": other} if about else {"game": "hex"} if command == "leaderboard" else {}
+                        start = time.perf_counter()
+                        r = await self.fake.slash(user, self.channels[guild.id], command, timeout=60, **options)
+                        if i >= 0:
+                            self.times[name].append((time.perf_counter() - start) * 1000)
+                        if r.ephemeral or not r.embeds:
+                            self.failures.append(f"{name}: {r.content!r}"[:200])
+                self.rss = max(self.rss, bot.rss()[0])
+        finally:
+            await bot.stop()
+
+    async def close(self) -> None:
+        await self.fake.stop()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def result(self) -> dict:
+        return {"store": self.store, "stored": self.stored, "seed s": self.seeded, "rss": self.rss,
+                "failures": self.failures, "db": self.db,
+                "bot": {k: (pct(v, 50), pct(v, 99)) for k, v in self.times.items()}}
+
+
+async def reads_run(databases: Databases, stored: int, calls: int, rounds: int, seed: int) -> list[dict]:
+    """The read commands on both stores, the stores alternating over ``rounds`` (see :class:`ReadWorld`)."""
+    worlds = [ReadWorld(store) for store in ("sqlite", "postgres")]
+    try:
+        for w in worlds:
+            await w.open(databases, stored, calls, seed)
+        rng = random.Random(seed)
+        for k in range(rounds):
+            for w in worlds:
+                await w.measure(calls // rounds + (1 if k < calls % rounds else 0), rng)
+    finally:
+        for w in worlds:
+            await w.close()
+    return [w.result() for w in worlds]
+
+
+def combined(rounds: list[list[dict]]) -> list[dict]:
+    """Each setup's runs over the rounds as one row: medians of rates, percentiles of all latencies together.
+
+    The rounds alternate the setups, so a machine whose load changes meanwhile (other work) weighs on
+    each setup alike; "vs baseline" is the median over the rounds of the ratio to the baseline's run
+    in the same round.
+    """
+    out = []
+    for i in range(len(rounds[0])):
+        runs = [r[i] for r in rounds]
+        row = dict(runs[0])
+        ms = [x for r in runs for x in r["latencies"]]
+        acks = [x for r in runs for x in r["ack latencies"]]
+        row.update({
+            "rounds": len(runs), "moves/s each": [r["moves/s"] for r in runs],
+            "moves/s": statistics.median(r["moves/s"] for r in runs),
+            "vs base": statistics.median(r["moves/s"] / rnd[0]["moves/s"] for r, rnd in zip(runs, rounds)),
+            "p50": pct(ms, 50), "p99": pct(ms, 99), "ack p99": pct(acks, 99),
+            "missed 3 s": sum(r["missed 3 s"] for r in runs), "acks": sum(r["acks"] for r in runs),
+            "rss each": [max(x) for x in zip(*(r["rss each"] for r in runs))],
+            "bot cpu each": [statistics.median(x) for x in zip(*(r["bot cpu each"] for r in runs))],
+            "bot cpu ms/move": statistics.median(r["bot cpu ms/move"] for r in runs),
+            "db cpu ms/move": None if runs[0]["db cpu ms/move"] is None else
+            statistics.median(r["db cpu ms/move"] for r in runs),
+            "failures": [f for r in runs for f in r["failures"]],
+        })
+        out.append(row)
+    return out
+
+
+def scale_table(results: list[dict]) -> str:
+    """Moves through the whole bot per setup, against the first setup (the baseline) of the same run."""
+    base = results[0]
+    out = [f"| setup | N games | moves/s | vs {base['setup']} | p50 ms | p99 ms | ack p99 ms | missed 3 s "
+           "| RSS MB per process | bot CPU per process | bot CPU ms/move | PostgreSQL CPU ms/move | failures |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|"]
+    for r in results:
+        db = "—" if r["db cpu ms/move"] is None else f"{r['db cpu ms/move']:.1f}"
+        out.append(f"| {r['setup']} | {r['N']} | {r['moves/s']:.1f} | {r['vs base']:.2f}× "
+                   f"| {r['p50']:.0f} | {r['p99']:.0f} | {r['ack p99']:.0f} | {r['missed 3 s']} of {r['acks']} "
+                   f"| {', '.join(f'{x:.0f}' for x in r['rss each'])} "
+                   f"| {', '.join(f'{x:.0f}%' for x in r['bot cpu each'])} | {r['bot cpu ms/move']:.1f} | {db} "
+                   f"| {len(r['failures'])} |")
+    return "\n".join(out)
+
+
+def reads_table(results: list[dict]) -> str:
+    """p50/p99 of each read command on each store: through the bot, and its database reads alone."""
+    head = " | ".join(f"{r['store']} bot p50 | {r['store']} bot p99 | {r['store']} DB p99" for r in results)
+    out = [f"| command | {head} |", "|---|" + "---:|" * (3 * len(results))]
+    for name in READS:
+        cells = " | ".join(f"{r['bot'][name][0]:.1f} ms | {r['bot'][name][1]:.1f} ms | {r['db'][name][1]:.2f} ms"
+                           for r in results)
+        out.append(f"| {name} | {cells} |")
+    return "\n".join(out)
+
+
 def table(results: list[dict], memory: dict | None, size: dict | None) -> str:
     out = ["| bot | N games | pacing | moves/s | ack p50 ms | ack p99 ms | missed 3 s | p50 ms | p95 ms | p99 ms "
            "| loop lag p99 ms | loop lag max ms | RSS MB (peak) | bot CPU | fake CPU | failures |",
@@ -468,35 +758,63 @@ def table(results: list[dict], memory: dict | None, size: dict | None) -> str:
     return lines
 
 
+def print_run(label: str, r: dict) -> None:
+    print(f"{label} N={r['N']} think={r['think']}: {r['moves']} moves, {r['moves/s']:.1f}/s, "
+          f"ack p50 {r['ack p50']:.0f} p99 {r['ack p99']:.0f} ms, missed 3 s {r['missed 3 s']}, "
+          f"p50 {r['p50']:.0f} p95 {r['p95']:.0f} p99 {r['p99']:.0f} ms, "
+          f"lag p99 {r['lag p99']:.1f} max {r['lag max']:.0f} ms, RSS {r['rss']:.0f} MB, "
+          f"CPU bot {r['bot cpu']:.0f}% fake {r['fake cpu']:.0f}%, {len(r['failures'])} failures {r['failures'][:2]}",
+          flush=True)
+
+
 async def main_async(args: argparse.Namespace) -> None:
-    results = []
-    bots = [("this", ROOT)] + ([("baseline", Path(args.baseline).resolve())] if args.baseline else [])
-    for n in args.games:
-        for think in args.pacing:
-            for label, root in bots:
-                r = await load_run(n, think, args.seconds, args.seed, args.warmup, root)
-                r["bot"] = label
-                results.append(r)
-                print(f"{label} N={n} think={think}: {r['moves']} moves, {r['moves/s']:.1f}/s, "
-                      f"ack p50 {r['ack p50']:.0f} p99 {r['ack p99']:.0f} ms, missed 3 s {r['missed 3 s']}, "
-                      f"p50 {r['p50']:.0f} "
-                      f"p95 {r['p95']:.0f} p99 {r['p99']:.0f} ms, lag p99 {r['lag p99']:.1f} max {r['lag max']:.0f} ms, "
-                      f"RSS {r['rss']:.0f} MB, CPU bot {r['bot cpu']:.0f}% fake {r['fake cpu']:.0f}%, "
-                      f"{len(r['failures'])} failures {r['failures'][:2]}", flush=True)
-    memory = await memory_run(args.memory_games, args.seed) if args.memory_games else None
-    if memory:
-        print(f"memory: {memory}", flush=True)
-    size = await db_size_run(args.db_games, args.seed) if args.db_games else None
-    if size:
-        print(f"db size: {size}", flush=True)
+    databases = Databases(args.database_url)
+    tables: list[str] = []
+    try:
+        if "load" in args.parts:
+            results = []
+            bots = [("this", ROOT)] + ([("baseline", Path(args.baseline).resolve())] if args.baseline else [])
+            for n in args.games:
+                for think in args.pacing:
+                    for label, root in bots:
+                        r = await load_run(n, think, args.seconds, args.seed, args.warmup, root)
+                        r["bot"] = label
+                        results.append(r)
+                        print_run(label, r)
+            memory = await memory_run(args.memory_games, args.seed) if args.memory_games else None
+            if memory:
+                print(f"memory: {memory}", flush=True)
+            size = await db_size_run(args.db_games, args.seed) if args.db_games else None
+            if size:
+                print(f"db size: {size}", flush=True)
+            tables.append(table(results, memory, size))
+        if "scale" in args.parts:
+            rounds = []
+            for k in range(args.rounds):
+                rounds.append([])
+                for name in args.setups:
+                    r = await load_run(args.scale_games, 0.0, args.seconds, args.seed + k, args.warmup,
+                                       setup=SETUPS[name], databases=databases)
+                    rounds[-1].append(r)
+                    print_run(f"round {k + 1}: {r['setup']}", r)
+            tables.append(scale_table(combined(rounds)))
+        if "reads" in args.parts:
+            stores = await reads_run(databases, args.stored, args.read_calls, args.rounds, args.seed)
+            for r in stores:
+                print(f"reads on {r['store']}: {r['stored']:,} games seeded in {r['seed s']:.1f} s; bot {r['bot']}; "
+                      f"database {r['db']}; RSS {r['rss']:.0f} MB; {len(r['failures'])} failures "
+                      f"{r['failures'][:2]}", flush=True)
+            tables.append(reads_table(stores))
+    finally:
+        databases.close()
     print()
-    print(table(results, memory, size))
+    print("\n\n".join(tables))
 
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "--serve-bot":
-        asyncio.run(serve_bot(argv[1], argv[2]))
+        asyncio.run(serve_bot(*argv[1:4]))
         return
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, nargs="+", default=[1, 20, 100], help="N of the load runs")
@@ -507,11 +825,26 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--pacing", type=float, nargs="+", default=[1.0, 0.0],
                    help="think times of the load runs (0 = flat out)")
     p.add_argument("--baseline", help="another checkout whose bot runs the same load, row by row (e.g. the last release)")
+    p.add_argument("--parts", nargs="+", choices=("load", "scale", "reads"), default=["load", "scale", "reads"],
+                   help="load: N games on SQLite (+ memory, database size); scale: the setups flat out; "
+                        "reads: /leaderboard, /stats, /history with --stored games on both stores")
+    p.add_argument("--setups", nargs="+", choices=tuple(SETUPS), default=list(SETUPS),
+                   help="setups of the scale runs; the first is the baseline")
+    p.add_argument("--scale-games", type=int, default=20, help="N of the scale runs (flat out)")
+    p.add_argument("--rounds", type=int,
+                   help="rounds of the scale and read runs, the setups / stores alternating (3; quick: 1)")
+    p.add_argument("--stored", type=int, default=100_000, help="finished games stored for the reads")
+    p.add_argument("--read-calls", type=int, help="calls of each read command (200; quick: 50)")
+    p.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "") or None,
+                   help="a scratch PostgreSQL database (default: DATABASE_URL; without it a throwaway PostgreSQL "
+                        "server is started from the pgserver wheel, as the tests do)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--quick", action="store_true", help="short runs")
     args = p.parse_args(argv)
-    defaults = (5.0, 1.0, 200, 50) if args.quick else (20.0, 3.0, 1000, 200)
-    for name, value in zip(("seconds", "warmup", "memory_games", "db_games"), defaults):
+    if args.database_url and not args.database_url.startswith(("postgres://", "postgresql://")):
+        args.database_url = None  # an SQLite DATABASE_URL: PostgreSQL runs start their own server
+    defaults = (5.0, 1.0, 200, 50, 50, 1) if args.quick else (20.0, 3.0, 1000, 200, 200, 3)
+    for name, value in zip(("seconds", "warmup", "memory_games", "db_games", "read_calls", "rounds"), defaults):
         if getattr(args, name) is None:
             setattr(args, name, value)
     asyncio.run(main_async(args))

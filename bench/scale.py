@@ -1,5 +1,7 @@
-"""Scale: moves through the game service on SQLite and PostgreSQL (one and two processes), and the
-reads behind /leaderboard, /stats and /history with 100,000 stored games on both.
+"""Scale: moves through the game service alone on SQLite and PostgreSQL (one and two processes):
+what the database decides, without Discord or pictures (``bench/load.py --parts scale`` measures
+the whole bot in the same setups). Also the store of 100,000 finished games that
+``bench/load.py --parts reads`` seeds and reads: :func:`stored_rows`, :func:`fill`, :func:`reads`.
 
 Run: ``.venv/bin/python bench/scale.py`` (``--quick`` for a short run). Not a test.
 
@@ -13,10 +15,10 @@ Hex 11×11 games per process are played flat out, one task per game, each move a
 Reported: moves/s (all processes together), latency p50/p99 of one ``play``, RSS per
 process. The baseline is one process on SQLite, in the same run.
 
-**Reads.** 100,000 finished games in 20 servers (one server holds half of them), 2,000
-players with ratings; each read is the one the command makes (``leaderboard``;
-``player_ratings`` + ``player_record`` + ``finished_games(user)`` for /stats;
-``finished_games`` for /history), 300 times with random servers and players: p50/p99.
+**Reads** (used by ``bench/load.py``). 100,000 finished games in 20 servers (one server
+holds half of them), 2,000 players with ratings; each read is the one the command makes
+(``leaderboard``; ``player_ratings`` + ``player_record`` + ``finished_games(user)`` for
+/stats; ``finished_games`` for /history), with random servers and players: p50/p99.
 """
 
 from __future__ import annotations
@@ -115,29 +117,35 @@ def run_workers(url: str, processes: int, games: int, seconds: float) -> dict:
 # =========================================================================== 100,000 stored games
 
 
-def stored_rows(rng: random.Random) -> tuple[list[tuple], list[tuple]]:
-    """(games, ratings) rows: finished Hex games in skewed servers, ratings of every player there."""
-    guilds = [(i + 1) << 22 for i in range(GUILDS)]
+def stored_rows(rng: random.Random, guilds: list[int] | None = None, players: dict[int, list[int]] | None = None,
+                stored: int = STORED) -> tuple[list[tuple], list[tuple]]:
+    """(games, ratings) rows: finished Hex games in skewed servers (the first holds half of them), ratings
+    of every player there. ``players``: each server's user ids (default: the same 2,000 in every server)."""
+    guilds = guilds or [(i + 1) << 22 for i in range(GUILDS)]
+    players = players or {g: list(range(1, PLAYERS + 1)) for g in guilds}
     games = []
-    for gid in range(1, STORED + 1):
+    for gid in range(1, stored + 1):
         guild = guilds[0] if rng.random() < 0.5 else rng.choice(guilds[1:])
-        a, b = rng.sample(range(1, PLAYERS + 1), 2)
+        a, b = rng.sample(players[guild], 2)
         t = 1_700_000_000.0 + gid * 60
         games.append((gid, guild, 1000 + gid, "hex", 11, "swap", rng.randrange(1 << 30), a, b, rng.random() < 0.7,
                       "finished", rng.randrange(2), "connection", t - 600, t, t))
     ratings = [(guild, "hex", user, 1500 + rng.gauss(0, 200), 80.0, 0.06, 10, 5, 5, 0.0)
-               for guild in guilds for user in range(1, PLAYERS + 1)]
+               for guild in guilds for user in players[guild]]
     return games, ratings
 
 
 GAME_COLUMNS = ("id", "guild_id", "channel_id", "game", "size", "variants", "seed", "seat0_id", "seat1_id", "rated",
                 "status", "winner_seat", "reason", "created_at", "updated_at", "finished_at")
+NAME_COLUMNS = ("guild_id", "user_id", "name", "updated_at")
 RATING_COLUMNS = ("guild_id", "game", "user_id", "rating", "deviation", "volatility", "games", "wins", "losses",
                   "updated_at")
 
 
-async def fill(url: str, games: list[tuple], ratings: list[tuple]) -> None:
-    """Bulk-load the rows (COPY on PostgreSQL, executemany on SQLite), after the bot's migrations."""
+async def fill(url: str, games: list[tuple], ratings: list[tuple], names: list[tuple] = ()) -> None:
+    """Bulk-load the rows (COPY on PostgreSQL, executemany on SQLite), after the bot's migrations.
+
+    ``names``: (guild_id, user_id, name, updated_at) rows of the players table (display names)."""
     from bot.store import Store
     from bot.store.urls import database_target
 
@@ -151,6 +159,7 @@ async def fill(url: str, games: list[tuple], ratings: list[tuple]) -> None:
         try:
             await conn.copy_records_to_table("games", records=games, columns=GAME_COLUMNS)
             await conn.copy_records_to_table("ratings", records=ratings, columns=RATING_COLUMNS)
+            await conn.copy_records_to_table("players", records=list(names), columns=NAME_COLUMNS)
             await conn.execute("ANALYZE")
         finally:
             await conn.close()
@@ -161,6 +170,7 @@ async def fill(url: str, games: list[tuple], ratings: list[tuple]) -> None:
                         games)
         con.executemany(f"INSERT INTO ratings ({', '.join(RATING_COLUMNS)}) VALUES "
                         f"({', '.join('?' * len(RATING_COLUMNS))})", ratings)
+        con.executemany(f"INSERT INTO players ({', '.join(NAME_COLUMNS)}) VALUES (?, ?, ?, ?)", names)
     con.execute("ANALYZE")
     con.close()
 
@@ -172,13 +182,15 @@ async def stats(store, guild: int, user: int) -> None:
     await store.finished_games(guild, user, 5)
 
 
-async def reads(url: str, calls: int) -> dict[str, tuple[float, float]]:
-    """Command → (p50 ms, p99 ms) of the reads it makes."""
+async def reads(url: str, calls: int, guilds: list[int] | None = None,
+                players: dict[int, list[int]] | None = None) -> dict[str, tuple[float, float]]:
+    """Command → (p50 ms, p99 ms) of the reads it makes (servers and players as given to :func:`stored_rows`)."""
     from bot.store import Store
 
     store = await Store.open(url)
     rng = random.Random(5)
-    guilds = [(i + 1) << 22 for i in range(GUILDS)]
+    guilds = guilds or [(i + 1) << 22 for i in range(GUILDS)]
+    players = players or {g: list(range(1, PLAYERS + 1)) for g in guilds}
     times: dict[str, list[float]] = {"/leaderboard": [], "/stats": [], "/history": [], "/history player": []}
 
     async def timed(name: str, coro) -> None:
@@ -189,7 +201,7 @@ async def reads(url: str, calls: int) -> dict[str, tuple[float, float]]:
     try:
         for i in range(calls):
             guild = guilds[0] if i % 2 == 0 else rng.choice(guilds)
-            user = rng.randrange(1, PLAYERS + 1)
+            user = rng.choice(players[guild])
             await timed("/leaderboard", store.leaderboard(guild, "hex", 20))
 
             await timed("/stats", stats(store, guild, user))
@@ -216,7 +228,6 @@ def main() -> None:
     from tests.pgcluster import PgCluster
 
     seconds = 8.0 if args.quick else 20.0
-    calls = 100 if args.quick else 300
     cluster = PgCluster().start()
     tmp = Path(tempfile.mkdtemp(prefix="hexscale-"))
     try:
@@ -232,18 +243,6 @@ def main() -> None:
             base = base or r["moves_per_s"]
             print(f"| {name} | {r['moves_per_s']:.0f} | {r['moves_per_s'] / base:.2f}× | {r['p50_ms']:.1f} ms "
                   f"| {r['p99_ms']:.1f} ms | {', '.join(f'{m} MB' for m in r['rss_mb'])} |", flush=True)
-
-        games, ratings = stored_rows(random.Random(100))
-        print(f"\nreads with {len(games):,} stored games, {len(ratings):,} ratings; {calls} calls each\n")
-        print("| command | SQLite p50 | SQLite p99 | PostgreSQL p50 | PostgreSQL p99 |")
-        print("|---|---:|---:|---:|---:|")
-        results = []
-        for url in (f"sqlite:///{tmp / 'reads.sqlite3'}", cluster.new_database()):
-            asyncio.run(fill(url, games, ratings))
-            results.append(asyncio.run(reads(url, calls)))
-        for command in results[0]:
-            (s50, s99), (p50, p99) = results[0][command], results[1][command]
-            print(f"| {command} | {s50:.2f} ms | {s99:.2f} ms | {p50:.2f} ms | {p99:.2f} ms |")
     finally:
         cluster.stop()
         for f in tmp.iterdir():

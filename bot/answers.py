@@ -14,6 +14,12 @@ Discord's rules this module keeps (``tests/fake_discord`` models each one):
   channel instead, as it is when Discord keeps answering 429 or 5xx after
   discord.py's retries; a private one is only logged (in the channel it would
   be public).
+- An interaction is acknowledged once. During a reshard Discord may deliver
+  one interaction to two processes; the one whose acknowledgement is refused
+  with 40060 ("already acknowledged") drops it entirely: :func:`ack` raises
+  :class:`HandledElsewhere` before any lock or database work, and
+  :func:`answer` stays silent for it. The process that acknowledged it does
+  the work and answers, so the user sees one answer and the action applies once.
 - Files and embeds need Attach Files and Embed Links in the channel. When they
   are missing, the public answer goes out as text and the user gets one
   private line naming the permission and the channel (see :mod:`.access`).
@@ -40,6 +46,20 @@ UNACKNOWLEDGED = "hexcord.unacknowledged"
 #: Discord's codes for an interaction that can no longer be answered through its token
 GONE = {10062, 10015, 50027}
 MISSING_PERMISSIONS = 50013
+#: Discord's code for a second acknowledgement: another process (or an earlier attempt) answered it
+ALREADY_ACKNOWLEDGED = 40060
+#: ``interaction.extras`` key: set when another process acknowledged the interaction first
+ELSEWHERE = "hexcord.handled_elsewhere"
+
+
+class HandledElsewhere(Exception):
+    """Another process acknowledged this interaction first and handles it: this one does nothing more.
+
+    Raised by :func:`ack`; the command tree's error handler and the buttons' guards drop it silently.
+    """
+
+    def __init__(self, interaction_id: int) -> None:
+        super().__init__(f"interaction {interaction_id} was acknowledged by another process")
 
 
 async def ack(interaction: discord.Interaction, *, private: bool = False, silent: bool = False) -> None:
@@ -50,8 +70,12 @@ async def ack(interaction: discord.Interaction, *, private: bool = False, silent
     messages each with its own visibility (no thinking message).
     A failed acknowledgement is logged, not raised: the work still happens; the
     answer then tries the initial response itself, or goes to the channel when
-    Discord says the interaction is gone (too late).
+    Discord says the interaction is gone (too late). Except when Discord says it
+    was acknowledged already (40060): another process got it too and answers it,
+    so this one raises :class:`HandledElsewhere` and must do nothing at all.
     """
+    if interaction.extras.get(ELSEWHERE):
+        raise HandledElsewhere(interaction.id)
     if interaction.response.is_done() or interaction.extras.get(TRIED):
         return
     interaction.extras[TRIED] = True  # one acknowledgement: discord.py already retried it
@@ -63,6 +87,9 @@ async def ack(interaction: discord.Interaction, *, private: bool = False, silent
             await interaction.response.defer(thinking=True, ephemeral=private)
             interaction.extras[THINKING] = "private" if private else "public"
     except discord.HTTPException as exc:
+        if exc.code == ALREADY_ACKNOWLEDGED:
+            _elsewhere(interaction)
+            raise HandledElsewhere(interaction.id) from None
         # Too late (10062) and the interaction is gone; otherwise the answer itself may still get through.
         if exc.code in GONE:
             interaction.extras[UNACKNOWLEDGED] = True
@@ -74,13 +101,19 @@ async def answer(interaction: discord.Interaction, content: str | None = None, *
     """Send the answer (``content``, ``embed``, ``file``, ``view``, ``allowed_mentions``…) as the user should see it.
 
     Returns the message when Discord tells which it is (follow-ups and channel posts).
+    Nothing is sent for an interaction another process acknowledged first.
     """
+    if interaction.extras.get(ELSEWHERE):
+        return None
     if interaction.extras.get(UNACKNOWLEDGED) or (interaction.response.is_done() and interaction.is_expired()):
         return await _in_channel(interaction, content, private, kwargs, "token unusable")
     files = _keep_files(kwargs)
     try:
         return await _send(interaction, content, private, kwargs)
     except discord.HTTPException as exc:
+        if exc.code == ALREADY_ACKNOWLEDGED and not interaction.response.is_done():
+            _elsewhere(interaction)  # answered without acknowledging first, and another process was quicker
+            return None
         if exc.code == MISSING_PERMISSIONS and not private:
             return await _without_pictures(interaction, content, kwargs)
         if exc.code in GONE or exc.status == 429 or exc.status >= 500:
@@ -96,6 +129,12 @@ async def answer_privately(interaction: discord.Interaction, content: str,
         await answer(interaction, content, private=True, allowed_mentions=mentions or discord.AllowedMentions.none())
     except discord.HTTPException:
         log.warning("could not tell user %d: %s", interaction.user.id, content, exc_info=True)
+
+
+def _elsewhere(interaction: discord.Interaction) -> None:
+    """Remember that another process acknowledged this interaction: nothing more goes out for it here."""
+    interaction.extras[ELSEWHERE] = True
+    log.info("interaction %d: acknowledged by another process; dropped here", interaction.id)
 
 
 async def _send(interaction: discord.Interaction, content: str | None, private: bool,

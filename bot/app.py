@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .ai import BotAI
+from .answers import HandledElsewhere
 from .clock import Clock, SystemClock
 from .config import Settings
 from .present import MENTION_USERS, SORRY, refuse, reply_privately
@@ -108,7 +109,12 @@ class HexBot(commands.Bot):
         return True
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        """A refusal gets its private answer; anything else is logged and the user told briefly, never with a traceback."""
+        """A refusal gets its private answer; anything else is logged and the user told briefly, never with a traceback.
+
+        An interaction another process acknowledged first is dropped without a word (that process answers it).
+        """
+        if isinstance(error, app_commands.CommandInvokeError) and isinstance(error.original, HandledElsewhere):
+            return
         if isinstance(error, app_commands.CommandInvokeError) and isinstance(error.original, UserError):
             await refuse(interaction, error.original)
             return

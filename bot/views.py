@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from .answers import HandledElsewhere
 from .present import SORRY, refuse, reply_privately
 from .service import UserError
 
@@ -64,6 +65,8 @@ async def guarded(interaction: discord.Interaction, what: str, work: Awaitable[N
     """
     try:
         await work
+    except HandledElsewhere:
+        return  # another process acknowledged the click first and answers it
     except UserError as exc:
         await refuse(interaction, exc)
     except Exception:

@@ -21,7 +21,7 @@ from discord.ext import commands
 from engine import ActionError
 
 from .. import images, panels, texts
-from ..answers import MISSING_PERMISSIONS, ack, answer
+from ..answers import MISSING_PERMISSIONS, HandledElsewhere, ack, answer
 from ..controls import BoardButton, PanelButton, PanelSelect, confirm_view, panel_view
 from ..present import NO_MENTIONS, SORRY, reply_with_result
 from ..service import ActiveGame, StaleChoice, UserError, position_version
@@ -67,6 +67,8 @@ class Controls(commands.Cog):
         game_id, n, act = button.game_id, button.n, button.act
         try:
             await self._board_press(interaction, game_id, n, act)
+        except HandledElsewhere:
+            raise  # another process answers this press (views.guarded drops it)
         except UserError as exc:
             await self._say(interaction, texts.refusal(exc))
         except Exception:
@@ -176,6 +178,8 @@ class Controls(commands.Cog):
         try:
             async with self._panel_locks.lock(key):  # two taps on one panel: one after the other
                 await self._panel_press(interaction, key, game_id, version, path)
+        except HandledElsewhere:
+            raise  # another process answers this press (views.guarded drops it)
         except UserError as exc:
             await self._say(interaction, texts.refusal(exc))
         except Exception:

@@ -4,8 +4,10 @@ Servers on both shards, two games in each, all played at once; at seeded random 
 one of the two processes (seeded too) is killed with SIGKILL and started again, 12 times.
 After every kill, straight from the database: every game's record is gapless, holds every
 move whose answer reached the fake and nothing that was not sent (no duplicate, no loss).
-At the end the ratings equal a single-process replay of the finished games, in the order
-they finished.
+After every restart, in every game going on: ``/board`` shows the stored position (the same
+picture as rendering it here), and the Board button of the newest board posted before the
+kill shows it too. At the end the ratings equal a single-process replay of the finished
+games, in the order they finished.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from contextlib import suppress
 from pathlib import Path
 
 import engine
+import render
 from bot.ratings import Rating, rate_game
 from tests.bot.test_shards import guild_on_shard
 from tests.dbquery import query, query_dicts
-from tests.fake_discord import FakeDiscord, FakeInteraction
+from tests.fake_discord import FakeDiscord, FakeInteraction, FakeMessage, InteractionResult
 
 SEED = 16_2026
 KILLS = 12
@@ -104,6 +107,44 @@ def check(url: str, tables: list[Table], stats: Counter[str]) -> None:
         t.confirmed = len(actions)
 
 
+def last_board(t: Table) -> FakeMessage | None:
+    """The newest board of the table's game that still has its controls (posted before the kill)."""
+    for m in reversed(t.channel.messages):
+        if not m.deleted and any(c.startswith(f"hx:b:{t.game_id}:") and c.endswith(":board") for c in m.custom_ids):
+            return m
+    return None
+
+
+def shows_stored_position(url: str, t: Table, r: InteractionResult, what: str) -> None:
+    """The answer is public and its picture is the stored position's, drawn here."""
+    assert not r.ephemeral, f"{what}: {r.content!r}"
+    row = query_dicts(url, "SELECT seat0_id, seat1_id FROM games WHERE id = ?", t.game_id)[0]
+    pos = engine.make_options("hex", 5, ("swap",), None).new_position()
+    for _, action in stored(url, t.game_id or 0):
+        pos.play(action)
+    seats = (row["seat0_id"], row["seat1_id"])
+    names = {c: next(p.name for p in t.players if p.id == seats[pos.seat_of_colour(c)]) for c in pos.colours}
+    n = len(pos.public_record())
+    assert f"after {n} action{'s' if n != 1 else ''}." in r.embed["description"], (what, n, r.embed["description"])
+    png = next(data for name, data in r.attachments.items() if name.endswith(".png"))
+    assert png == render.render_position(pos, names=names), f"{what} of game {t.game_id} shows another position"
+
+
+async def check_after_restart(fake: FakeDiscord, url: str, tables: list[Table], stats: Counter[str]) -> None:
+    """In every game going on: /board, and the Board button of a board from before the kill."""
+    for t in tables:
+        if t.game_id is None or query(url, "SELECT status FROM games WHERE id = ?", t.game_id) != [("active",)]:
+            continue
+        old = last_board(t)  # pressed first: a new board takes the controls off the ones before it
+        if old is not None:
+            button = next(c for c in old.custom_ids if c.endswith(":board"))
+            r = await fake.click(t.players[1], old, button, timeout=20)
+            shows_stored_position(url, t, r, "an old board's Board button")
+            stats["old Board buttons after a restart"] += 1
+        shows_stored_position(url, t, await fake.slash(t.players[0], t.channel, "board", timeout=20), "/board")
+        stats["/board after a restart"] += 1
+
+
 async def step(fake: FakeDiscord, url: str, t: Table, rng: random.Random) -> None:
     """One move (or a new game) at this table; returns when it was answered or its process died."""
     if t.game_id is None or query(url, "SELECT status FROM games WHERE id = ?", t.game_id) != [("active",)]:
@@ -156,6 +197,7 @@ async def test_two_shard_processes_killed_at_random_lose_and_duplicate_nothing(p
                 await asyncio.wait_for(players, 60)
             check(pg_url, tables, stats)
             await victim.start()
+            await check_after_restart(fake, pg_url, tables, stats)
         for t in tables:  # end every game with a resignation, so all count for ratings
             if t.game_id is not None and query(pg_url, "SELECT status FROM games WHERE id = ?", t.game_id) == [("active",)]:
                 await fake.slash(t.players[0], t.channel, "resign")
@@ -166,6 +208,7 @@ async def test_two_shard_processes_killed_at_random_lose_and_duplicate_nothing(p
 
     print({k: v for k, v in stats.items() if not k.startswith("seen")})
     assert stats["moves stored"] >= 60 and stats["kills of shard 0"] and stats["kills of shard 1"], stats
+    assert stats["/board after a restart"] >= KILLS and stats["old Board buttons after a restart"] >= KILLS, stats
 
     # Ratings as one process would have computed them: the finished rated games in the order they ended.
     ratings: dict[tuple[int, int], Rating] = {}

@@ -8,6 +8,7 @@ matched or not — is appended to ``fake.requests``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
@@ -110,6 +111,21 @@ class Fault:
         return web.Response(status=self.status, body=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
 
 
+@dataclass
+class Delay:
+    """A slow network: the next ``times`` requests matching ``pattern`` are handled at once, but
+    their answers reach the bot ``seconds`` later."""
+
+    pattern: re.Pattern[str]
+    seconds: float
+    times: int
+    hits: int = 0
+
+    def matches(self, method: str, path: str) -> bool:
+        """Whether it applies to ``"METHOD /path"`` (regex search) and has uses left."""
+        return self.hits < self.times and bool(self.pattern.search(f"{method} {path}"))
+
+
 # --------------------------------------------------------------------------- routing
 
 
@@ -195,6 +211,11 @@ async def api_entry(fake: "FakeDiscord", request: web.Request) -> web.StreamResp
     fake.requests.append(record)
     req = ApiRequest(record)
     response = await _answer(fake, request, req)
+    for delay in fake.delays:
+        if delay.matches(record.method, record.path):
+            delay.hits += 1
+            await asyncio.sleep(delay.seconds)  # already handled: only the answer is late
+            break
     # Settle interactions etc. only once the answer is written, so a test that
     # resumes on them finds the bot already holding the response.
     try:

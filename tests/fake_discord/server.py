@@ -155,6 +155,7 @@ class FakeDiscord:
         #: requests refused as invalid, answers that break the spec (see :meth:`take_violations`)
         self.violations: list[Violation] = []
         self.faults: list[rest.Fault] = []
+        self.delays: list[rest.Delay] = []
         #: rate limits that run out (see :meth:`rate_limit`, :meth:`global_rate_limit`)
         self.ratelimits = RateLimiter(clock)
         self.world: Any = None  # set by fixtures.standard_world
@@ -559,6 +560,14 @@ class FakeDiscord:
         fault = rest.Fault(re.compile(route_regex), status, times, retry_after, is_global)
         self.faults.append(fault)
         return fault
+
+    def delay(self, route_regex: str, seconds: float, times: int = 1) -> rest.Delay:
+        """Make the answers to the next ``times`` requests whose ``"METHOD /path"`` matches reach the bot
+        ``seconds`` (real time) late; the requests themselves take effect at once, as over a slow network.
+        Returns the :class:`Delay`; its ``hits`` counts uses."""
+        delay = rest.Delay(re.compile(route_regex), seconds, times)
+        self.delays.append(delay)
+        return delay
 
     def rate_limit(self, route_regex: str, limit: int, per: float) -> RouteLimit:
         """Let requests whose ``"METHOD /path"`` matches make ``limit`` calls per ``per`` seconds.

@@ -598,6 +598,19 @@ async def test_500_then_429_on_upload_are_retried(fake: FakeDiscord, bot: DemoBo
     assert all(q.files[0].data == PNG for q in fake.requests_to(route))
 
 
+async def test_a_delayed_answer_takes_effect_at_once_and_reaches_the_bot_late(fake: FakeDiscord, bot: DemoBot) -> None:
+    """``fake.delay``: the request is handled at once (the message exists), its answer arrives later."""
+    w: World = fake.world
+    route = r"^POST /channels/\d+/messages$"
+    slow = fake.delay(route, 0.5)
+    inter = await fake.start_slash(w.alice, w.channel, "upload")
+    posted = await fake.wait_for(lambda m: m.channel is w.channel and bool(m.files))
+    assert posted.files == {"board.png": PNG} and not inter.done  # the bot is still waiting for the answer
+    r = await inter.wait(10)
+    assert r.content == "uploaded" and slow.hits == 1
+    assert [q.status for q in fake.requests_to(route)] == [200]
+
+
 async def test_file_over_the_limit_is_413(fake: FakeDiscord, bot: DemoBot) -> None:
     """Uploads larger than the attachment size limit are refused with 413 40005."""
     w: World = fake.world
