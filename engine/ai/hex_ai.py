@@ -142,8 +142,11 @@ class HexState:
         s.swap_open = pos._swap_allowed()
         last = pos.last_turn()
         s.last = last.placed[0] if last is not None and last.placed and not last.swapped else -1
-        if pos.outcome is not None:
-            s.winner = pos.seat_of_colour(pos.outcome.winner)
+        o = pos.outcome
+        # A Hex board always has a winner once over; only the bot's abandonment ends a game
+        # without one, and the AI is never asked about an ended game (engine.ai.choose refuses).
+        if o is not None and o.winner is not None:
+            s.winner = pos.seat_of_colour(o.winner)
         s.player = (0 if s.black_to_move else 1) ^ s.swapped
         return s
 
