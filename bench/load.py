@@ -286,7 +286,15 @@ class Load:
             raise RuntimeError(f"the bot refused a challenge: {r.content!r} (see its log in {self.workdir})")
         accept = next(c for c in r.custom_ids if c.endswith(":accept"))
         await self.fake.click(b, r, accept, timeout=60)
+        # The click is acknowledged first (a silent update) and the game starts after it.
         row = read_game(self.url, t.channel.id)
+        for _ in range(6000):
+            if row is not None:
+                break
+            await asyncio.sleep(0.01)
+            row = read_game(self.url, t.channel.id)
+        if row is None:
+            raise RuntimeError(f"no game started after Accept (see its log: {self.workdir})")
         t.lines, t.next = script(row, t.rng), 0
 
     async def play(self, t: Table, stop_at: float) -> None:
