@@ -172,6 +172,18 @@ class SQLiteStore(Store):
         except sqlite3.IntegrityError as exc:
             raise Conflict(str(exc)) from exc
 
+    async def _write_one(self, sql: str, params: Iterable[Any] = ()) -> None:
+        """Execute one write: inside :meth:`transaction` as part of it, else on its own. One statement
+        is atomic by itself (SQLite's autocommit), so it needs no BEGIN and COMMIT of its own."""
+        if self._owner is asyncio.current_task():
+            await self._run(sql, params)
+            return
+        async with self._lock:
+            try:
+                await self._db.execute(sql, tuple(params))
+            except sqlite3.IntegrityError as exc:
+                raise Conflict(str(exc)) from exc
+
     async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         if self._owner is asyncio.current_task():
             return list(await (await self._db.execute(sql, tuple(params))).fetchall())
@@ -212,15 +224,13 @@ class SQLiteStore(Store):
 
     async def delete_meta(self, key: str) -> None:
         """Forget a setting of the bot itself."""
-        async with self.transaction():
-            await self._run("DELETE FROM meta WHERE key = ?", (key,))
+        await self._write_one("DELETE FROM meta WHERE key = ?", (key,))
 
     async def set_meta(self, key: str, value: str) -> None:
-        async with self.transaction():
-            await self._run(
-                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
+        await self._write_one(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
 
     # -- challenges ------------------------------------------------------------------
     async def insert_challenge(
