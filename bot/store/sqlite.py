@@ -78,6 +78,22 @@ def migrations() -> list[tuple[int, str, str]]:
     return packaged("sqlite")
 
 
+async def _switch_to_wal(db: aiosqlite.Connection, *, attempts: int = 100) -> None:
+    """Put the database file in WAL mode, waiting for other processes opening it at the same moment.
+
+    Changing the journal mode needs the file to itself and SQLite answers "database is
+    locked" at once instead of calling the busy handler, so the wait is done here.
+    """
+    for attempt in range(attempts):
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            await asyncio.sleep(0.05)
+
+
 class SQLiteStore(Store):
     """The store on one SQLite file: open with :meth:`open`, close with :meth:`close`."""
 
@@ -97,15 +113,21 @@ class SQLiteStore(Store):
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(path, isolation_level=None)
-        db.row_factory = sqlite3.Row
-        await db.execute("PRAGMA journal_mode = WAL")
-        # NORMAL is durable across application crashes in WAL mode (only an OS crash
-        # can lose the last commits); the bot replies only after COMMIT returns.
-        await db.execute("PRAGMA synchronous = NORMAL")
-        await db.execute("PRAGMA foreign_keys = ON")
-        await db.execute("PRAGMA busy_timeout = 5000")
-        store = cls(db, path)
-        await store.migrate()
+        try:
+            db.row_factory = sqlite3.Row
+            await db.execute("PRAGMA busy_timeout = 5000")
+            await _switch_to_wal(db)
+            # NORMAL is durable across application crashes in WAL mode (only an OS crash
+            # can lose the last commits); the bot replies only after COMMIT returns.
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            store = cls(db, path)
+            await store.migrate()
+        except BaseException:
+            # The connection's worker thread is not a daemon: left open, it would keep
+            # the process from exiting.
+            await db.close()
+            raise
         return store
 
     async def close(self) -> None:
