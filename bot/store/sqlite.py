@@ -143,8 +143,8 @@ class SQLiteStore(Store):
         """
         async with self._lock:
             while True:
-                await self._db.execute("BEGIN IMMEDIATE")
                 try:
+                    await self._to_the_end("BEGIN IMMEDIATE")
                     row = await (await self._db.execute("PRAGMA user_version")).fetchone()
                     assert row is not None
                     version = row[0]
@@ -155,12 +155,31 @@ class SQLiteStore(Store):
                         for statement in sql_statements(sql):
                             await self._db.execute(statement)
                         await self._db.execute(f"PRAGMA user_version = {int(number)}")
+                    await self._to_the_end("COMMIT")
                 except BaseException:
-                    await self._db.execute("ROLLBACK")
+                    if self._db.in_transaction:
+                        await self._to_the_end("ROLLBACK")
                     raise
-                await self._db.execute("COMMIT")
                 if not pending:
                     return version
+
+    async def _to_the_end(self, sql: str) -> None:
+        """Execute BEGIN, COMMIT or ROLLBACK and wait for it to finish even if the task is cancelled meanwhile.
+
+        The statement runs on aiosqlite's thread whatever happens to the task, so a
+        cancellation that did not wait would leave the transaction's state unknown: a
+        ROLLBACK after a COMMIT that went through fails, and that error would replace the
+        cancellation (the timer driver then never stopped).
+        """
+        done = asyncio.ensure_future(self._db.execute(sql))
+        try:
+            await asyncio.shield(done)
+        except asyncio.CancelledError:
+            # The cancellation goes on whatever the statement's fate; the caller's
+            # ROLLBACK (in_transaction is accurate again) settles a failed one.
+            with contextlib.suppress(Exception):
+                await done
+            raise
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[SQLiteStore]:
@@ -172,13 +191,13 @@ class SQLiteStore(Store):
         async with self._lock:
             self._owner = me
             try:
-                await self._db.execute("BEGIN IMMEDIATE")
                 try:
+                    await self._to_the_end("BEGIN IMMEDIATE")
                     yield self
-                    await self._db.execute("COMMIT")
+                    await self._to_the_end("COMMIT")
                 except BaseException as exc:
                     if self._db.in_transaction:  # a failed COMMIT may have ended it already
-                        await self._db.execute("ROLLBACK")
+                        await self._to_the_end("ROLLBACK")
                     if isinstance(exc, sqlite3.IntegrityError):
                         raise Conflict(str(exc)) from exc
                     raise

@@ -240,3 +240,22 @@ async def test_processes_opening_one_sqlite_file_together_apply_each_migration_o
         assert await stores[3].get_meta("k") == "v"
     finally:
         await asyncio.gather(*(s.close() for s in stores))
+
+
+async def test_a_transaction_cancelled_while_it_commits_raises_cancelled_and_leaves_the_store_usable(store):
+    # The timer driver is cancelled when the bot stops, often right in a COMMIT; the
+    # cancellation must reach it (a masking database error kept it running for ever).
+    leaving = asyncio.Event()
+
+    async def write() -> None:
+        async with store.transaction():
+            await store.set_meta("k", "v")
+            leaving.set()  # the next suspension is the COMMIT
+
+    task = asyncio.create_task(write())
+    await leaving.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await store.set_meta("k", "w")
+    assert await store.get_meta("k") == "w"
