@@ -132,7 +132,9 @@ class ChallengesService(ServiceCore):
         thread = self._wants_thread(req, settings)
         # One rematch per game: two presses in this process wait for each other here; in two
         # processes the store's unique index lets only one insert through.
-        once = self._rematch_locks.lock(req.rematch_of) if req.rematch_of is not None else contextlib.nullcontext()
+        once: contextlib.AbstractAsyncContextManager[object] = contextlib.nullcontext()
+        if req.rematch_of is not None:
+            once = self._rematch_locks.lock(req.rematch_of)
         async with once:
             if req.rematch_of is not None:
                 await self._refuse_second_rematch(req.rematch_of)
