@@ -36,14 +36,12 @@ def format_duration(seconds: float) -> str:
 
 async def arm_timers(store: Store, row: GameRow, now: float) -> None:
     """Replace a game's timers: reminder at a quarter left, the deadline, or the abandonment check (inside a transaction)."""
-    for kind in GAME_TIMERS:
-        await store.delete_timers(kind, row.id)
     per_move = CLOCKS.get(row.clock)
     if per_move is None or row.deadline is None:
-        await store.add_timer(now + ABANDON_AFTER, "abandon", row.id, guild_id=row.guild_id)
-        return
-    payload = json.dumps({"deadline": row.deadline})
-    await store.add_timer(row.deadline - per_move / 4, "reminder", row.id, payload, guild_id=row.guild_id)
-    await store.add_timer(row.deadline, "deadline", row.id, payload, guild_id=row.guild_id)
-    # A win on time nobody claims must not hold the channel for ever.
-    await store.add_timer(row.deadline + ABANDON_AFTER, "abandon", row.id, guild_id=row.guild_id)
+        timers = [(now + ABANDON_AFTER, "abandon", "{}")]
+    else:
+        payload = json.dumps({"deadline": row.deadline})
+        timers = [(row.deadline - per_move / 4, "reminder", payload), (row.deadline, "deadline", payload),
+                  # A win on time nobody claims must not hold the channel for ever.
+                  (row.deadline + ABANDON_AFTER, "abandon", "{}")]
+    await store.replace_timers(row.id, GAME_TIMERS, timers, guild_id=row.guild_id)

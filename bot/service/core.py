@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 import time
-from typing import AsyncIterator, Awaitable, Callable, Iterable
+from typing import Awaitable, Callable, Iterable
 
 import engine
 from engine import Outcome, Position, Reason
@@ -68,7 +67,10 @@ class ServiceCore:
         A kept position is never changed in place (moves make a new one with
         ``Position.after``), so it may be handed out as a snapshot without a copy.
         """
-        version = await self.store.game_version(row.id)
+        return await self._position_at(row, await self.store.game_version(row.id))
+
+    async def _position_at(self, row: GameRow, version: tuple[int, int]) -> Position:
+        """:meth:`_position` when the game's version was read already (with its row, as a move does)."""
         pos = self._positions.get(row.id)
         if pos is None or self._versions.get(row.id) != version:
             # The version is read first: a change landing in between makes it stale, never wrong.
@@ -129,22 +131,6 @@ class ServiceCore:
                 return UserError("Your game is in {threads} — play there.", threads=[Channel(t) for t in threads])
         return UserError("There is no game in progress in this channel. Start one with {challenge}.",
                          challenge=Command("challenge"))
-
-    @contextlib.asynccontextmanager
-    async def _players_game(self, channel_id: int, user_id: int,
-                            refusal: UserError) -> AsyncIterator[tuple[GameRow, Position, str]]:
-        """Hold this channel's game lock; yield (row, position, the user's colour) or refuse non-players.
-
-        The row is read once, inside the lock (every write to a game happens under it),
-        and the position is the kept one, not a copy: callers never change it in place.
-        """
-        async with self._game_locks.lock(channel_id):
-            row = await self._require_game(channel_id, user_id)
-            pos = await self._position(row)
-            colour = ActiveGame(row, pos).colour_of(user_id)
-            if colour is None:
-                raise refusal
-            yield row, pos, colour
 
     async def names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
         """Display names last seen for users (falls back to a mention-free id)."""

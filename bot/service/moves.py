@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from dataclasses import replace
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, replace
 
 from engine import Outcome, Position, Reason
 
@@ -15,6 +17,19 @@ from .errors import Command, NotYourTurn, StaleChoice, UserError
 from .values import ActiveGame, PlayResult, position_version
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class HeldGame:
+    """A game held for a change by :meth:`MovesService._players_game`: its row and version as read
+    (held to COMMIT), its kept position, the acting user's colour, and the result written."""
+
+    row: GameRow
+    #: None when the game's position was not kept at a known version
+    version: tuple[int, int] | None
+    pos: Position
+    colour: str
+    written: PlayResult | None = None
 
 
 class MovesService(ServiceCore):
@@ -44,7 +59,8 @@ class MovesService(ServiceCore):
         """
         refusal = UserError("You are not playing in this game; start your own with {challenge}.",
                             challenge=Command("challenge"))
-        async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
+        async with self._players_game(channel_id, user_id, refusal) as held:
+            row, pos, colour = held.row, held.pos, held.colour
             if seen is not None and len(pos.public_record()) != seen:
                 raise UserError("The game changed while that move was being chosen.")
             if version is not None and position_version(row.id, pos) != version:
@@ -59,18 +75,18 @@ class MovesService(ServiceCore):
             if pos.choosing_in_secret():
                 result.revealed = not trial.choosing_in_secret() or trial.to_move == sorted(trial.colours)
                 result.secret = not result.revealed
-            await self._commit(row, pos, trial, applied, user_id, result, names)
-            return result
+            await self._write_result(held, result, names)
+        return result
 
     async def resign(self, channel_id: int, user_id: int) -> PlayResult:
         """End this channel's game: the other player wins by resignation."""
         refusal = UserError("You are not playing in this game, so you can't resign it.")
-        async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
-            trial = pos.copy()
-            trial.finish(Outcome(trial.other(colour), Reason.RESIGNATION))
-            result = PlayResult(ActiveGame(row, trial), pos, user_id, colour, [])
-            await self._commit(row, pos, trial, [], user_id, result)
-            return result
+        async with self._players_game(channel_id, user_id, refusal) as held:
+            trial = held.pos.copy()
+            trial.finish(Outcome(trial.other(held.colour), Reason.RESIGNATION))
+            result = PlayResult(ActiveGame(held.row, trial), held.pos, user_id, held.colour, [])
+            await self._write_result(held, result)
+        return result
 
     async def abort(self, channel_id: int, user_id: int) -> ActiveGame:
         """End a game that has barely started: no result, no rating change."""
@@ -85,60 +101,102 @@ class MovesService(ServiceCore):
             async with self.store.transaction():
                 await self._hold_game(row.id, None)
                 await self.store.finish_game(row.id, status="aborted", winner_seat=None, reason=None, now=now)
-                for kind in GAME_TIMERS:
-                    await self.store.delete_timers(kind, row.id)
+                await self.store.replace_timers(row.id, GAME_TIMERS, [])
             self._forget(row.id)
             log.info("game %d: aborted by %d", row.id, user_id)
             aborted = await self.store.get_game(row.id)
             assert aborted is not None
             return ActiveGame(aborted, (await self._position(aborted)).copy())
 
-    async def _commit(
-        self, row: GameRow, pos: Position, trial: Position, applied: list[str], user_id: int, result: PlayResult,
-        names: dict[int, str] | None = None,
-    ) -> None:
-        """Store the new actions (and the result, ratings and display names) in one transaction, then adopt them.
+    @contextlib.asynccontextmanager
+    async def _players_game(self, channel_id: int, user_id: int, refusal: UserError) -> AsyncIterator[HeldGame]:
+        """Hold this channel's game lock and, in one write transaction, the game's row; yield it
+        (:class:`HeldGame`) or refuse non-players with ``refusal``. The block writes a result with
+        :meth:`_write_result`, adopted once the transaction has committed; nothing is written if
+        the block raises.
 
-        The game's new row is worked out here from what was written (``updated_at``,
-        ``deadline``, the result) rather than read back: the game's row is held, so this is the only writer.
+        The row and its version are read once and held to COMMIT, so no other process can
+        change the game in between; the position is the kept one (replayed only if the version
+        moved), not a copy: callers never change it in place.
         """
-        now = self.clock()
+        async with self._game_locks.lock(channel_id):
+            held: HeldGame | None = None
+            try:
+                async with self.store.transaction():
+                    locked = await self.store.lock_game_in(channel_id)
+                    if locked is None:
+                        raise await self.no_game_here(channel_id, user_id)
+                    row, version = locked
+                    pos = await self._position_at(row, version)
+                    colour = ActiveGame(row, pos).colour_of(user_id)
+                    if colour is None:
+                        raise refusal
+                    held = HeldGame(row, version, pos, colour)
+                    yield held
+            except Conflict:
+                # The unique keys are the last line of defence: the transaction was rolled back.
+                if held is not None:
+                    self._forget(held.row.id)
+                raise crossed() from None
+            if held is not None and held.written is not None:
+                await self._adopt(held.written, held.version)
+
+    async def _commit(self, row: GameRow, result: PlayResult) -> None:
+        """Hold the game's row at the version its kept position was replayed at, store ``result``
+        and adopt it: for a change decided without :meth:`_players_game` (a timer's)."""
         version = self._versions.get(row.id)
         try:
             async with self.store.transaction():
-                # The game's row is held to COMMIT and must still be the version ``pos`` was
-                # replayed at: a move checked against an older position is refused, whichever
-                # process (or task) got there first.
+                # The game's row must still be the version the position was replayed at: a
+                # change checked against an older position is refused, whichever process (or
+                # task) got there first.
                 held = await self._hold_game(row.id, version)
-                new = replace(held, updated_at=now) if applied else held
-                if names:
-                    await self.store.remember_names(row.guild_id, names, now)
-                if applied:
-                    await self.store.append_actions(row.id, await self.store.next_seq(row.id), applied, user_id, now)
-                if trial.outcome is not None:
-                    result.outcome = trial.outcome
-                    new, result.rating_changes = await self._finish(new, trial, now)
-                elif not set(trial.to_move) <= set(pos.to_move) or row.deadline is None:
-                    # A new player has to act: their time starts now. (Relocations, a second
-                    # letter, or the second Blind Hex choice keep the running deadline.)
-                    per_move = CLOCKS.get(row.clock)
-                    new = replace(new, deadline=None if per_move is None else now + per_move)
-                    await self.store.set_deadline(row.id, new.deadline)
-                    await arm_timers(self.store, new, now)
+                await self._write_result(HeldGame(held, version, result.before, result.colour), result)
         except Conflict:
-            # The unique keys are the last line of defence: the transaction was rolled back.
             self._forget(row.id)
             raise crossed() from None
+        await self._adopt(result, version)
+
+    async def _write_result(self, held: HeldGame, result: PlayResult, names: dict[int, str] | None = None) -> None:
+        """Store a result's new actions (and the game's result, ratings and display names) in the
+        transaction holding the game's row; ``result.game`` gets the game's new row.
+
+        The new row is worked out here from what was written (``updated_at``, ``deadline``,
+        the result) rather than read back: the game's row is held, so this is the only writer.
+        """
+        row, pos, trial, applied = held.row, held.pos, result.game.position, result.actions
+        now = self.clock()
+        new = replace(row, updated_at=now) if applied else row
+        if names:
+            await self.store.remember_names(row.guild_id, names, now)
+        if applied:
+            await self.store.append_actions(row.id, await self.store.next_seq(row.id), applied, result.user_id, now)
+        if trial.outcome is not None:
+            result.outcome = trial.outcome
+            new, result.rating_changes = await self._finish(new, trial, now)
+        elif not set(trial.to_move) <= set(pos.to_move) or row.deadline is None:
+            # A new player has to act: their time starts now. (Relocations, a second
+            # letter, or the second Blind Hex choice keep the running deadline.)
+            per_move = CLOCKS.get(row.clock)
+            new = replace(new, deadline=None if per_move is None else now + per_move)
+            await self.store.set_deadline(row.id, new.deadline)
+            await arm_timers(self.store, new, now)
+        result.game.row = new
+        held.written = result
+
+    async def _adopt(self, result: PlayResult, version: tuple[int, int] | None) -> None:
+        """After COMMIT: keep the new position as the game's (at ``version`` plus the actions
+        written) or forget an ended game's, wake the timers, and log the change."""
+        row, trial, applied = result.game.row, result.game.position, result.actions
         if trial.outcome is not None or version is None:
             self._forget(row.id)
         else:
             self._positions[row.id] = trial
             self._versions[row.id] = (version[0] + len(applied), version[1])
-        result.game.row = new
         await self._wake()
         # A Blind Hex choice stays secret in the logs too until both are revealed.
         shown = "a secret choice" if result.secret else " | ".join(applied) or "-"
-        log.info("game %d: %s by %d (%s)%s", row.id, shown, user_id, result.colour,
+        log.info("game %d: %s by %d (%s)%s", row.id, shown, result.user_id, result.colour,
                  f" → {trial.describe_outcome()}" if trial.outcome else "")
 
     async def _finish(
@@ -156,8 +214,7 @@ class MovesService(ServiceCore):
             raise Conflict(f"game {row.id} had already ended")  # two resignations: only one counts
         row = replace(row, status="finished", winner_seat=winner_seat, reason=outcome.reason.value, finished_at=now,
                       updated_at=now)
-        for kind in GAME_TIMERS:
-            await self.store.delete_timers(kind, row.id)
+        await self.store.replace_timers(row.id, GAME_TIMERS, [])
         if not row.rated or winner_seat is None or outcome.reason is Reason.ABANDONED:
             return row, {}
         movers = {u for _, u in await self.store.action_users(row.id)}

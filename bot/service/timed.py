@@ -40,8 +40,8 @@ class TimedService(MovesService):
             idle_until = (row.deadline if clocked and row.deadline is not None else row.updated_at) + ABANDON_AFTER
             if self.clock() < idle_until:
                 async with self.store.transaction():
-                    await self.store.delete_timers("abandon", row.id)
-                    await self.store.add_timer(idle_until, "abandon", row.id, guild_id=row.guild_id)
+                    await self.store.replace_timers(row.id, ("abandon",), [(idle_until, "abandon", "{}")],
+                                                    guild_id=row.guild_id)
                 await self._wake()
                 return None
             pos = await self._position(row)
@@ -49,13 +49,14 @@ class TimedService(MovesService):
             trial.finish(Outcome(None, Reason.ABANDONED))
             colour = pos.to_move[0] if pos.to_move else pos.colours[0]
             result = PlayResult(ActiveGame(row, trial), pos, 0, colour, [])
-            await self._commit(row, pos, trial, [], 0, result)
+            await self._commit(row, result)
             return result
 
     async def claim(self, channel_id: int, user_id: int) -> PlayResult:
         """Win on time: the opponent's deadline has passed and they have not moved."""
         refusal = UserError("You are not playing in this game, so you can't claim it.")
-        async with self._players_game(channel_id, user_id, refusal) as (row, pos, colour):
+        async with self._players_game(channel_id, user_id, refusal) as held:
+            row, pos, colour = held.row, held.pos, held.colour
             if row.deadline is None:
                 raise UserError("This game has no clock, so there is nothing to claim.")
             if colour in pos.to_move:
@@ -68,5 +69,5 @@ class TimedService(MovesService):
             trial = pos.copy()
             trial.finish(Outcome(colour, Reason.TIMEOUT))
             result = PlayResult(ActiveGame(row, trial), pos, user_id, colour, [])
-            await self._commit(row, pos, trial, [], user_id, result)
-            return result
+            await self._write_result(held, result)
+        return result

@@ -176,6 +176,11 @@ class Store(abc.ABC):
         the game meanwhile. The row and its version (see :meth:`game_version`), or None."""
 
     @abc.abstractmethod
+    async def lock_game_in(self, channel_id: int) -> tuple[GameRow, tuple[int, int]] | None:
+        """Like :meth:`lock_game` for the game in progress in a channel or thread: the one read a
+        move needs (inside a transaction). None when no game is in progress there."""
+
+    @abc.abstractmethod
     async def game_version(self, game_id: int) -> tuple[int, int]:
         """(stored actions, taken-back actions) of a game: both only grow, so any change of its record
         changes the pair; a cached position is current only while its version is."""
@@ -335,6 +340,13 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def delete_timers(self, kind: str, ref_id: int) -> None:
         """Remove every event of a kind about one thing (inside a transaction)."""
+
+    @abc.abstractmethod
+    async def replace_timers(self, ref_id: int, kinds: Iterable[str], timers: Iterable[tuple[float, str, str]], *,
+                             guild_id: int | None = None) -> None:
+        """Remove every event of these kinds about one thing and schedule ``timers`` (due_at, kind,
+        payload) about it instead, as :meth:`delete_timers` and :meth:`add_timer` would (inside a
+        transaction): what every move does, in as few statements as the database allows."""
 
     # -- players -----------------------------------------------------------------------
     @abc.abstractmethod

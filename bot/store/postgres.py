@@ -324,6 +324,17 @@ class PostgresStore(Store):
             return None
         return _game(row), await self.game_version(game_id)
 
+    async def lock_game_in(self, channel_id: int) -> tuple[GameRow, tuple[int, int]] | None:
+        """The game in progress in a channel or thread, held like :meth:`lock_game`, and its version."""
+        self._require_tx()
+        row = await self._one("SELECT * FROM games WHERE channel_id = $1 AND status = 'active' FOR UPDATE", channel_id)
+        if row is None:
+            return None
+        # The version in a statement of its own, after the row is held: under READ COMMITTED a
+        # statement that waited for the lock still reads other tables as of its start, so a count
+        # in the same statement could miss actions the previous holder committed.
+        return _game(row), await self.game_version(row["id"])
+
     async def game_version(self, game_id: int) -> tuple[int, int]:
         """(stored actions, taken-back actions) of a game: changes whenever its record does."""
         row = await self._one(
@@ -624,6 +635,20 @@ class PostgresStore(Store):
     async def delete_timers(self, kind: str, ref_id: int) -> None:
         """Remove every event of a kind about one thing (inside a transaction)."""
         await self._run("DELETE FROM timers WHERE kind = $1 AND ref_id = $2", kind, ref_id)
+
+    async def replace_timers(self, ref_id: int, kinds: Iterable[str], timers: Iterable[tuple[float, str, str]], *,
+                             guild_id: int | None = None) -> None:
+        """Remove every event of these kinds about one thing and schedule ``timers`` instead (inside a transaction)."""
+        await self._run("DELETE FROM timers WHERE ref_id = $1 AND kind = ANY($2::text[])", ref_id, list(kinds))
+        rows = [(due_at, kind, ref_id, payload, guild_id) for due_at, kind, payload in timers]
+        if rows:
+            await self._run(
+                "INSERT INTO timers (due_at, kind, ref_id, payload, guild_id)"
+                " SELECT * FROM unnest($1::float8[], $2::text[], $3::bigint[], $4::text[], $5::bigint[])",
+                *(list(column) for column in zip(*rows)),
+            )
+            # Wakes the timer drivers of every process at COMMIT (LISTEN hexcord_timers).
+            await self._val("SELECT pg_notify($1, $2)", TIMER_CHANNEL, str(min(r[0] for r in rows)))
 
     # -- players -----------------------------------------------------------------------
     async def remember_names(self, guild_id: int, names: dict[int, str], now: float) -> None:

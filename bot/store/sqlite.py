@@ -41,7 +41,7 @@ def _challenge(row: sqlite3.Row) -> ChallengeRow:
     return ChallengeRow(**d)
 
 
-def _game(row: sqlite3.Row) -> GameRow:
+def _game(row: sqlite3.Row | dict[str, Any]) -> GameRow:
     d = dict(row)
     d["variants"] = _variants(d["variants"])
     d["rated"] = bool(d["rated"])
@@ -226,10 +226,11 @@ class SQLiteStore(Store):
                 raise Conflict(str(exc)) from exc
 
     async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        # execute_fetchall: one trip to aiosqlite's thread, not two (execute, then fetchall)
         if self._owner is asyncio.current_task():
-            return list(await (await self._db.execute(sql, tuple(params))).fetchall())
+            return list(await self._db.execute_fetchall(sql, tuple(params)))
         async with self._lock:
-            return list(await (await self._db.execute(sql, tuple(params))).fetchall())
+            return list(await self._db.execute_fetchall(sql, tuple(params)))
 
     async def _one(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
         rows = await self._all(sql, params)
@@ -345,6 +346,22 @@ class SQLiteStore(Store):
             raise RuntimeError("lock_game must run inside Store.transaction()")
         row = await self.get_game(game_id)
         return None if row is None else (row, await self.game_version(game_id))
+
+    async def lock_game_in(self, channel_id: int) -> tuple[GameRow, tuple[int, int]] | None:
+        if self._owner is not asyncio.current_task():
+            raise RuntimeError("lock_game_in must run inside Store.transaction()")
+        # The row and its version in one statement (see game_version).
+        row = await self._one(
+            "SELECT g.*, (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id) AS version_actions,"
+            " (SELECT COALESCE(SUM(a.taken_back), 0) FROM actions a WHERE a.game_id = g.id) AS version_taken_back"
+            " FROM games g WHERE g.channel_id = ? AND g.status = 'active'",
+            (channel_id,),
+        )
+        if row is None:
+            return None
+        d = dict(row)
+        version = (d.pop("version_actions"), d.pop("version_taken_back"))
+        return _game(d), version
 
     async def game_version(self, game_id: int) -> tuple[int, int]:
         row = await self._one(
@@ -595,6 +612,17 @@ class SQLiteStore(Store):
 
     async def delete_timers(self, kind: str, ref_id: int) -> None:
         await self._run("DELETE FROM timers WHERE kind = ? AND ref_id = ?", (kind, ref_id))
+
+    async def replace_timers(self, ref_id: int, kinds: Iterable[str], timers: Iterable[tuple[float, str, str]], *,
+                             guild_id: int | None = None) -> None:
+        kinds = tuple(kinds)
+        await self._run(f"DELETE FROM timers WHERE ref_id = ? AND kind IN ({','.join('?' * len(kinds))})",
+                        (ref_id, *kinds))
+        # one trip to aiosqlite's thread for every row (_run above checked the transaction)
+        await self._db.executemany(
+            "INSERT INTO timers (due_at, kind, ref_id, payload, guild_id) VALUES (?,?,?,?,?)",
+            [(due_at, kind, ref_id, payload, guild_id) for due_at, kind, payload in timers],
+        )
 
     # -- players -----------------------------------------------------------------------
     async def remember_names(self, guild_id: int, names: dict[int, str], now: float) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from bot.service import ChallengeRequest, GameService, RematchAsked, UserError, challenge_options, draw_cut
 from bot.store import Store
-from engine import ActionError, IllegalActionError, NotationError
+from engine import ActionError, Hex, IllegalActionError, NotationError
 
 GUILD, CHANNEL, ALICE, BOB, CAROL = 1, 10, 100, 200, 300
 
@@ -371,6 +371,34 @@ async def test_the_row_a_move_returns_is_the_row_stored(service, store, clock, c
     result = await service.resign(CHANNEL, BOB)
     assert result.game.row == await store.get_game(result.game.row.id)
     assert result.game.row.status == "finished"
+
+
+async def test_a_move_reads_its_game_once_and_copies_its_position_once(service, store, monkeypatch):
+    await start(service)
+    await service.play(CHANNEL, ALICE, "c3")  # from here on the game's position is kept
+    reads: list[str] = []
+    inside: list[str] = []  # a store method calling another one is still one read
+
+    def counted(name, real):
+        async def read(*args, **kwargs):
+            if not inside:
+                reads.append(name)
+            inside.append(name)
+            try:
+                return await real(*args, **kwargs)
+            finally:
+                inside.pop()
+        return read
+
+    for name in ("get_game", "active_game_in", "lock_game", "lock_game_in", "game_version", "actions"):
+        monkeypatch.setattr(store, name, counted(name, getattr(store, name)))
+    copies = []
+    copy = Hex.copy
+    monkeypatch.setattr(Hex, "copy", lambda self: copies.append(self) or copy(self))
+    result = await service.play(CHANNEL, BOB, "b2")
+    assert result.game.position.actions == ["c3", "b2"]
+    assert reads == ["lock_game_in"]
+    assert len(copies) == 1
 
 
 async def test_a_move_leaves_the_position_it_was_played_on_unchanged(service):

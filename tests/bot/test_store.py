@@ -119,6 +119,31 @@ async def test_transactions_holding_the_same_game_do_not_interleave(store):
     assert len(await store.actions(gid)) == 20
 
 
+async def test_holding_a_channels_game_gives_the_same_row_and_version_as_reading_them(store):
+    gid = await _game(store, channel_id=7)
+    async with store.transaction():
+        await store.append_actions(gid, 0, ["c3", "swap", "b2"], 100, 1001.0)
+        await store.mark_taken_back(gid, [2])
+    async with store.transaction():
+        held = await store.lock_game_in(7)
+    assert held == (await store.get_game(gid), await store.game_version(gid)) == (await store.get_game(gid), (3, 1))
+
+
+async def test_holding_a_channel_without_a_game_in_progress_gives_nothing(store):
+    gid = await _game(store, channel_id=7)
+    async with store.transaction():
+        await store.finish_game(gid, status="finished", winner_seat=0, reason="connection", now=1005.0)
+    async with store.transaction():
+        assert await store.lock_game_in(7) is None
+        assert await store.lock_game_in(8) is None
+
+
+async def test_holding_a_channels_game_outside_a_transaction_is_refused(store):
+    await _game(store, channel_id=7)
+    with pytest.raises(RuntimeError):
+        await store.lock_game_in(7)
+
+
 async def test_a_challenge_closes_only_once(store):
     async with store.transaction():
         ch = await store.insert_challenge(
@@ -170,6 +195,24 @@ async def test_timers_come_back_earliest_first_and_only_when_due(store):
         await store.add_timer(10.0, "a", 1)
     assert [t.kind for t in await store.due_timers(20.0)] == ["a"]
     assert (await store.next_timer()).due_at == 10.0
+
+
+async def test_replacing_a_things_timers_replaces_only_those_kinds_of_that_thing(store):
+    async with store.transaction():
+        await store.add_timer(5.0, "reminder", 1)
+        await store.add_timer(6.0, "deadline", 1)
+        await store.add_timer(7.0, "deadline", 2)  # another thing
+        await store.add_timer(8.0, "takeback", 1)  # another kind
+        await store.replace_timers(1, ("reminder", "deadline", "abandon"),
+                                   [(15.0, "reminder", '{"deadline": 20.0}'), (20.0, "deadline", "{}")], guild_id=3)
+    due = [(t.due_at, t.kind, t.ref_id, t.payload, t.guild_id) for t in await store.due_timers(100.0)]
+    assert due == [(7.0, "deadline", 2, "{}", None), (8.0, "takeback", 1, "{}", None),
+                   (15.0, "reminder", 1, '{"deadline": 20.0}', 3), (20.0, "deadline", 1, "{}", 3)]
+
+
+async def test_replacing_timers_outside_a_transaction_is_refused(store):
+    with pytest.raises(RuntimeError):
+        await store.replace_timers(1, ("abandon",), [(1.0, "abandon", "{}")])
 
 
 async def test_backup_makes_a_consistent_copy(sqlite_store, tmp_path):
