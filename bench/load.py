@@ -26,7 +26,9 @@ interaction's creation to its first response (defer or answer) reaching the
 fake — p50/p99 over every interaction of the window (moves, challenges,
 Accept clicks), and how many missed Discord's 3 s (late, or never answered); event-loop lag in the bot process (a
 task that sleeps 5 ms and records how late it wakes: p99, max); the bot's
-RSS (now and peak). Then the memory of 1,000 active games (prepared through
+RSS (now and peak); the CPU of the bot process and of this one (the fake and
+the players), also per move; with ``--baseline``, the ratios to the baseline's
+bot in the same run (moves/s, bot CPU per move). Then the memory of 1,000 active games (prepared through
 the game service, then each one touched by a real ``/move`` so its position
 is loaded), and the database size per 1,000 finished games.
 
@@ -43,6 +45,11 @@ CPU a move costs in the bots and in the PostgreSQL server.
 **Reads** (``--parts reads``): ``/leaderboard``, ``/stats`` and ``/history`` (of
 everyone, and of a player) with ``--stored`` (100,000) finished games on both
 stores, through the bot and the database reads alone (see :func:`reads_run`).
+
+The fake shares the machine's cores with the bot: it checks every request the
+bot makes against Discord's spec, but not its own answers unless
+``--check-fake-answers`` is given (that check is the tests' business and cost
+about a third of the fake's CPU).
 
 PostgreSQL is ``--database-url`` / ``DATABASE_URL`` when it names a scratch
 PostgreSQL database, else a throwaway server started from the ``pgserver``
@@ -393,13 +400,16 @@ class Databases:
 
 
 async def load_run(n: int, think: float, seconds: float, seed: int, warmup: float, root: Path = ROOT,
-                   setup: Setup = SETUPS["sqlite"], databases: Databases | None = None) -> dict:
+                   setup: Setup = SETUPS["sqlite"], databases: Databases | None = None,
+                   check_fake_answers: bool = False) -> dict:
     """N games at once against the bot in ``setup``; figures of the measured window."""
     from tests.fake_discord import FakeDiscord
     from tests.fake_discord.patch import block_network
 
     count = setup.shards
     fake = FakeDiscord(token=TOKEN, shard_count=count)
+    # It shares the cores with the bot: it checks every request but not its own answers (the tests do).
+    fake.check_own_answers = check_fake_answers
     # Two servers, one per shard when sharded: the tables alternate between them.
     guilds = [guild_on_shard(fake, i % count, count, f"Load Server {i}") for i in range(2)]
     tables = []
@@ -461,6 +471,7 @@ async def load_run(n: int, think: float, seconds: float, seed: int, warmup: floa
         "bot cpu": sum(bot_cpu) * 100, "bot cpu each": [c * 100 for c in bot_cpu], "fake cpu": own_cpu * 100,
         "latencies": ms, "ack latencies": [x * 1000 for x in acks],
         "bot cpu ms/move": sum(bot_cpu) * wall / max(1, len(ms)) * 1000,
+        "fake cpu ms/move": own_cpu * wall / max(1, len(ms)) * 1000,
         "db cpu ms/move": (pg_cpu1 - pg_cpu0) / max(1, len(ms)) * 1000 if pg_cpu0 is not None and pg_cpu1 else None,
     }
 
@@ -708,6 +719,7 @@ def combined(rounds: list[list[dict]]) -> list[dict]:
             "rss each": [max(x) for x in zip(*(r["rss each"] for r in runs))],
             "bot cpu each": [statistics.median(x) for x in zip(*(r["bot cpu each"] for r in runs))],
             "bot cpu ms/move": statistics.median(r["bot cpu ms/move"] for r in runs),
+            "fake cpu ms/move": statistics.median(r["fake cpu ms/move"] for r in runs),
             "db cpu ms/move": None if runs[0]["db cpu ms/move"] is None else
             statistics.median(r["db cpu ms/move"] for r in runs),
             "failures": [f for r in runs for f in r["failures"]],
@@ -720,15 +732,16 @@ def scale_table(results: list[dict]) -> str:
     """Moves through the whole bot per setup, against the first setup (the baseline) of the same run."""
     base = results[0]
     out = [f"| setup | N games | moves/s | vs {base['setup']} | p50 ms | p99 ms | ack p99 ms | missed 3 s "
-           "| RSS MB per process | bot CPU per process | bot CPU ms/move | PostgreSQL CPU ms/move | failures |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|"]
+           "| RSS MB per process | bot CPU per process | bot CPU ms/move | PostgreSQL CPU ms/move | fake CPU ms/move "
+           "| failures |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---:|"]
     for r in results:
         db = "—" if r["db cpu ms/move"] is None else f"{r['db cpu ms/move']:.1f}"
         out.append(f"| {r['setup']} | {r['N']} | {r['moves/s']:.1f} | {r['vs base']:.2f}× "
                    f"| {r['p50']:.0f} | {r['p99']:.0f} | {r['ack p99']:.0f} | {r['missed 3 s']} of {r['acks']} "
                    f"| {', '.join(f'{x:.0f}' for x in r['rss each'])} "
                    f"| {', '.join(f'{x:.0f}%' for x in r['bot cpu each'])} | {r['bot cpu ms/move']:.1f} | {db} "
-                   f"| {len(r['failures'])} |")
+                   f"| {r['fake cpu ms/move']:.1f} | {len(r['failures'])} |")
     return "\n".join(out)
 
 
@@ -743,17 +756,34 @@ def reads_table(results: list[dict]) -> str:
     return "\n".join(out)
 
 
+def ratios(results: list[dict]) -> str:
+    """This bot against the baseline's, per load run of the same N and pacing: moves/s and the bot's CPU per move."""
+    lines = []
+    for r in results:
+        base = next((b for b in results if b["bot"] == "baseline" and (b["N"], b["think"]) == (r["N"], r["think"])),
+                    None)
+        if r["bot"] == "this" and base is not None and base["moves/s"] and base["bot cpu ms/move"]:
+            pacing = "flat out" if not r["think"] else f"~{r['think']:g} s think"
+            lines.append(f"N={r['N']} {pacing}: moves/s ×{r['moves/s'] / base['moves/s']:.2f} of the baseline's, "
+                         f"bot CPU per move ×{r['bot cpu ms/move'] / base['bot cpu ms/move']:.2f}")
+    return "\n".join(lines)
+
+
 def table(results: list[dict], memory: dict | None, size: dict | None) -> str:
     out = ["| bot | N games | pacing | moves/s | ack p50 ms | ack p99 ms | missed 3 s | p50 ms | p95 ms | p99 ms "
-           "| loop lag p99 ms | loop lag max ms | RSS MB (peak) | bot CPU | fake CPU | failures |",
-           "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "| loop lag p99 ms | loop lag max ms | RSS MB (peak) | bot CPU | fake CPU | bot CPU ms/move "
+           "| fake CPU ms/move | failures |",
+           "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in results:
         pacing = "flat out" if not r["think"] else f"~{r['think']:g} s think"
         out.append(f"| {r['bot']} | {r['N']} | {pacing} | {r['moves/s']:.1f} | {r['ack p50']:.0f} | {r['ack p99']:.0f} "
                    f"| {r['missed 3 s']} of {r['acks']} | {r['p50']:.0f} | {r['p95']:.0f} | {r['p99']:.0f} "
                    f"| {r['lag p99']:.1f} | {r['lag max']:.0f} | {r['rss']:.0f} ({r['peak']:.0f}) "
-                   f"| {r['bot cpu']:.0f}% | {r['fake cpu']:.0f}% | {len(r['failures'])} |")
+                   f"| {r['bot cpu']:.0f}% | {r['fake cpu']:.0f}% | {r['bot cpu ms/move']:.2f} "
+                   f"| {r['fake cpu ms/move']:.2f} | {len(r['failures'])} |")
     lines = "\n".join(out)
+    if any(r["bot"] == "baseline" for r in results):
+        lines += "\n\n" + ratios(results)
     if memory:
         lines += (f"\n\n{memory['games']} active games, each touched by a /move: RSS {memory['rss']:.0f} MB "
                   f"(peak {memory['peak']:.0f} MB; {memory['rss before touching']:.0f} MB before touching them); "
@@ -771,7 +801,8 @@ def print_run(label: str, r: dict) -> None:
           f"ack p50 {r['ack p50']:.0f} p99 {r['ack p99']:.0f} ms, missed 3 s {r['missed 3 s']}, "
           f"p50 {r['p50']:.0f} p95 {r['p95']:.0f} p99 {r['p99']:.0f} ms, "
           f"lag p99 {r['lag p99']:.1f} max {r['lag max']:.0f} ms, RSS {r['rss']:.0f} MB, "
-          f"CPU bot {r['bot cpu']:.0f}% fake {r['fake cpu']:.0f}%, {len(r['failures'])} failures {r['failures'][:2]}",
+          f"CPU bot {r['bot cpu']:.0f}% fake {r['fake cpu']:.0f}% ({r['bot cpu ms/move']:.2f} / "
+          f"{r['fake cpu ms/move']:.2f} ms a move), {len(r['failures'])} failures {r['failures'][:2]}",
           flush=True)
 
 
@@ -785,7 +816,8 @@ async def main_async(args: argparse.Namespace) -> None:
             for n in args.games:
                 for think in args.pacing:
                     for label, root in bots:
-                        r = await load_run(n, think, args.seconds, args.seed, args.warmup, root)
+                        r = await load_run(n, think, args.seconds, args.seed, args.warmup, root,
+                                           check_fake_answers=args.check_fake_answers)
                         r["bot"] = label
                         results.append(r)
                         print_run(label, r)
@@ -802,7 +834,8 @@ async def main_async(args: argparse.Namespace) -> None:
                 rounds.append([])
                 for name in args.setups:
                     r = await load_run(args.scale_games, 0.0, args.seconds, args.seed + k, args.warmup,
-                                       setup=SETUPS[name], databases=databases)
+                                       setup=SETUPS[name], databases=databases,
+                                       check_fake_answers=args.check_fake_answers)
                     rounds[-1].append(r)
                     print_run(f"round {k + 1}: {r['setup']}", r)
             tables.append(scale_table(combined(rounds)))
@@ -833,6 +866,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--pacing", type=float, nargs="+", default=[1.0, 0.0],
                    help="think times of the load runs (0 = flat out)")
     p.add_argument("--baseline", help="another checkout whose bot runs the same load, row by row (e.g. the last release)")
+    p.add_argument("--check-fake-answers", action="store_true",
+                   help="let the fake check its own answers against the spec too (as in the tests; costs CPU)")
     p.add_argument("--parts", nargs="+", choices=("load", "scale", "reads"), default=["load", "scale", "reads"],
                    help="load: N games on SQLite (+ memory, database size); scale: the setups flat out; "
                         "reads: /leaderboard, /stats, /history with --stored games on both stores")

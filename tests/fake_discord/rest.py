@@ -276,6 +276,8 @@ async def _answer(fake: "FakeDiscord", request: web.Request, req: ApiRequest) ->
 
 def _check_answer(fake: "FakeDiscord", record: RecordedRequest) -> None:
     """Record it as the fake's own bug if its answer breaks the operation's response schema."""
+    if not fake.check_own_answers:
+        return
     operation = spec().operation(record.method, record.path)
     if operation is None or record.status is None:
         return

@@ -137,6 +137,9 @@ class FakeDiscord:
         #: how old interactions are when they reach the bot (gateway lag): more than the deadline makes every
         #: initial response late
         self.interaction_age = 0.0
+        #: check every answer of the fake against the spec's response schemas (the fake's own bugs);
+        #: a load benchmark turns it off to measure the bot rather than this check (requests stay checked)
+        self.check_own_answers = True
         self.application_flags = 0
         self.snowflakes = Snowflakes()
 

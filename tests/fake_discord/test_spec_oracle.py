@@ -301,3 +301,12 @@ def test_refresh_refuses_what_is_not_openapi_3_1(tmp_path, capsys) -> None:
     assert "OpenAPI 3.1" in capsys.readouterr().err
     (tmp_path / "openapi.json").write_text("{not json", encoding="utf-8")
     assert main([str(tmp_path), "--into", str(tmp_path / "out")]) == 1
+
+
+async def test_a_fake_not_checking_its_own_answers_still_refuses_a_forbidden_request(
+        fake_discord: FakeDiscord, http: aiohttp.ClientSession) -> None:  # noqa: F811
+    fake_discord.check_own_answers = False  # as bench/load.py runs it
+    status, answer = await _send(http, "POST", _path(fake_discord, "message"), {"embeds": [embed(footer={})]})
+    assert (status, answer["code"]) == (400, 50035), answer
+    [violation] = fake_discord.take_violations()
+    assert any("embeds.0.footer.text: This field is required" in p for p in violation.problems), violation
