@@ -11,9 +11,10 @@ Every press is acknowledged before anything else is done (database, locks, pictu
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, AsyncIterator
 
 import discord
 from discord.ext import commands
@@ -65,15 +66,8 @@ class Controls(commands.Cog):
     async def board_press(self, interaction: discord.Interaction, button: BoardButton) -> None:
         """A board control (or a Resign/Abort confirmation) was pressed."""
         game_id, n, act = button.game_id, button.n, button.act
-        try:
+        async with self._answering_failures(interaction, f"board control {act} of game {game_id}"):
             await self._board_press(interaction, game_id, n, act)
-        except HandledElsewhere:
-            raise  # another process answers this press (views.guarded drops it)
-        except UserError as exc:
-            await self._say(interaction, texts.refusal(exc))
-        except Exception:
-            log.exception("board control %s of game %d failed", act, game_id)
-            await self._say(interaction, SORRY)
 
     async def _board_press(self, interaction: discord.Interaction, game_id: int, n: int, act: str) -> None:
         if act in ("takeback", "board"):
@@ -175,16 +169,9 @@ class Controls(commands.Cog):
         game_id, version, path = item.game_id, item.version, item.chosen(interaction)
         await ack(interaction, silent=True)
         key = interaction.message.id if interaction.message else interaction.id
-        try:
+        async with self._answering_failures(interaction, f"panel choice {path} of game {game_id}"):
             async with self._panel_locks.lock(key):  # two taps on one panel: one after the other
                 await self._panel_press(interaction, key, game_id, version, path)
-        except HandledElsewhere:
-            raise  # another process answers this press (views.guarded drops it)
-        except UserError as exc:
-            await self._say(interaction, texts.refusal(exc))
-        except Exception:
-            log.exception("panel choice %s of game %d failed", path, game_id)
-            await self._say(interaction, SORRY)
 
     async def _panel_press(self, interaction: discord.Interaction, key: int, game_id: int, version: str,
                            path: tuple[str, ...]) -> None:
@@ -271,6 +258,20 @@ class Controls(commands.Cog):
             log.warning("game %d: could not remove the controls of its previous board: %r", game_id, exc)
 
     # -- answering ---------------------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def _answering_failures(self, interaction: discord.Interaction, what: str) -> AsyncIterator[None]:
+        """Answer a refusal or an unexpected error of the block in place of the panel or
+        confirmation (as :meth:`_say` does), where ``views.guarded`` would send a new reply."""
+        try:
+            yield
+        except HandledElsewhere:
+            raise  # another process answers this press (views.guarded drops it)
+        except UserError as exc:
+            await self._say(interaction, texts.refusal(exc))
+        except Exception:
+            log.exception("%s failed", what)
+            await self._say(interaction, SORRY)
+
     async def _say(self, interaction: discord.Interaction, text: str, view: discord.ui.View | None = None,
                    picture: discord.File | None = None) -> None:
         """Answer privately: replace the panel / confirmation in place (its picture too, or
