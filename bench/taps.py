@@ -80,7 +80,7 @@ class TapLoad:
         r = await self.fake.slash(a, t.channel, "challenge", timeout=60, **options)
         await self.fake.click(b, r, next(c for c in r.custom_ids if c.endswith(":accept")), timeout=60)
         await self.fake.wait_for(lambda m: m.channel is t.channel and bool(m.files), 60)
-        row = read_game(self.bot.db, t.channel.id)
+        row = read_game(self.bot.url, t.channel.id)
         opts = engine.make_options(row["game"], row["size"], tuple(row["variants"].split()), row["first"])
         log: list[str] = []
         opts.new_position().random_playout(t.rng, log)
