@@ -9,6 +9,7 @@ matched or not — is appended to ``fake.requests``.
 from __future__ import annotations
 
 import asyncio
+import datetime as _dt
 import json
 import re
 import time
@@ -86,13 +87,18 @@ class ApiRequest:
 
 @dataclass
 class Fault:
-    """An injected failure: the next ``times`` requests matching ``pattern`` get ``status``."""
+    """An injected failure: the next ``times`` requests matching ``pattern`` get ``status``.
+
+    ``applied``: the request takes effect first and only its answer is the error, as when a
+    proxy in front of Discord times out (502/504) after the API did the work.
+    """
 
     pattern: re.Pattern[str]
     status: int
     times: int
     retry_after: float
     is_global: bool = False
+    applied: bool = False
     hits: int = 0
 
     def matches(self, method: str, path: str) -> bool:
@@ -230,15 +236,27 @@ async def api_entry(fake: "FakeDiscord", request: web.Request) -> web.StreamResp
 
 async def _answer(fake: "FakeDiscord", request: web.Request, req: ApiRequest) -> web.Response:
     record = req.record
-    for fault in fake.faults:
-        if fault.matches(record.method, record.path):
-            record.fault = True
-            record.route = "<fault>"
-            response = fault.response()
-            record.status = response.status
-            record.response = json.loads(response.body) if response.body else None  # type: ignore[arg-type]
-            _check_answer(fake, record)
-            return response
+    fault = next((f for f in fake.faults if f.matches(record.method, record.path)), None)
+    if fault is not None and not fault.applied:
+        return _fault_answer(fake, record, fault)
+    response = await _handle(fake, request, req)
+    if fault is not None and record.status is not None and record.status < 300:
+        return _fault_answer(fake, record, fault)  # it took effect; the bot hears an error
+    return response
+
+
+def _fault_answer(fake: "FakeDiscord", record: RecordedRequest, fault: Fault) -> web.Response:
+    record.fault = True
+    record.route = "<fault>"
+    response = fault.response()
+    record.status = response.status
+    record.response = json.loads(response.body) if response.body else None  # type: ignore[arg-type]
+    _check_answer(fake, record)
+    return response
+
+
+async def _handle(fake: "FakeDiscord", request: web.Request, req: ApiRequest) -> web.Response:
+    record = req.record
     found = router.match(record.method, record.path)
     if found is None:
         record.status = 404
@@ -832,8 +850,29 @@ async def send_message(fake: "FakeDiscord", req: ApiRequest, channel_id: str) ->
         target = fake.message_index.get(int(ref.get("message_id", 0)))
         if (target is None or target.deleted) and ref.get("fail_if_not_exists", True):
             raise form_error([("message_reference", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message")])
+    earlier = _same_nonce(fake, channel, body)
+    if earlier is not None:
+        return 200, earlier.payload()  # enforce_nonce: the message it already made, nothing new
     message = fake.create_message(channel, fake.bot_user, body, req.files)
     return 200, message.payload()
+
+
+#: how far back ``enforce_nonce`` looks; Discord says "the past few minutes", so the fake takes the short end
+NONCE_WINDOW = _dt.timedelta(minutes=2)
+
+
+def _same_nonce(fake: "FakeDiscord", channel: FakeChannel, body: dict[str, Any]) -> FakeMessage | None:
+    """With ``enforce_nonce``, the bot's recent message in this channel that carried the same nonce."""
+    nonce = body.get("nonce")
+    if not body.get("enforce_nonce") or nonce is None:
+        return None
+    since = utcnow() - NONCE_WINDOW
+    for msg in reversed(channel.messages):
+        if msg.created_at < since:
+            break
+        if msg.author is fake.bot_user and msg.nonce is not None and str(msg.nonce) == str(nonce):
+            return msg
+    return None
 
 
 @router.add("PATCH", "/channels/{channel_id}/messages/{message_id}")

@@ -552,15 +552,18 @@ class FakeDiscord:
     # ------------------------------------------------------------------ fault injection
 
     def fail(self, route_regex: str, status: int = 500, times: int = 1, retry_after: float = 0.05,
-             *, is_global: bool = False) -> rest.Fault:
+             *, is_global: bool = False, applied: bool = False) -> rest.Fault:
         """Make the next ``times`` requests whose ``"METHOD /path"`` matches fail.
 
         ``status=429`` answers like Discord's rate limiter (``X-RateLimit-*``,
         ``Retry-After``, ``Via`` and ``{"message", "retry_after", "global"}``);
         5xx answers a server error. discord.py retries both (5xx after 1 s,
-        3 s, …). Returns the :class:`Fault`; its ``hits`` counts uses.
+        3 s, …). ``applied=True``: the request takes effect and only its answer
+        is the error (a gateway timeout after the work was done; the retry then
+        meets what the first attempt did). Returns the :class:`Fault`; its
+        ``hits`` counts uses.
         """
-        fault = rest.Fault(re.compile(route_regex), status, times, retry_after, is_global)
+        fault = rest.Fault(re.compile(route_regex), status, times, retry_after, is_global, applied)
         self.faults.append(fault)
         return fault
 

@@ -9,6 +9,7 @@ messages. Every test also checks the bot made no request the fake doesn't know.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import io
 import os
 import signal
@@ -609,6 +610,52 @@ async def test_a_delayed_answer_takes_effect_at_once_and_reaches_the_bot_late(fa
     r = await inter.wait(10)
     assert r.content == "uploaded" and slow.hits == 1
     assert [q.status for q in fake.requests_to(route)] == [200]
+
+
+async def test_an_applied_fault_takes_effect_and_discord_py_s_own_nonce_keeps_the_retry_from_repeating_it(
+        fake: FakeDiscord, bot: DemoBot) -> None:
+    """``applied=True``: the 500 comes after the message was made; discord.py's retry carries the same random
+    nonce with ``enforce_nonce``, so Discord answers the message already made."""
+    w: World = fake.world
+    route = r"^POST /channels/\d+/messages$"
+    fake.fail(route, status=500, times=1, applied=True)
+    channel = bot.get_partial_messageable(w.channel.id)
+    sent = await channel.send("once?")
+    first, retry = fake.requests_to(route)
+    assert (first.status, retry.status) == (500, 200) and first.json["nonce"] == retry.json["nonce"]
+    assert [m.id for m in fake.messages(w.channel)] == [sent.id]
+
+
+async def test_a_nonce_without_enforce_nonce_does_not_stop_a_second_message(fake: FakeDiscord, bot: DemoBot) -> None:
+    """Only ``enforce_nonce: true`` makes Discord check the nonce."""
+    w: World = fake.world
+    route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=w.channel.id)
+    for _ in range(2):
+        await bot.http.request(route, json={"content": "twice", "nonce": "t9.0"})
+    assert [m.content for m in fake.messages(w.channel)] == ["twice", "twice"]
+
+
+async def test_a_retried_send_with_an_enforced_nonce_makes_one_message(fake: FakeDiscord, bot: DemoBot) -> None:
+    """``nonce`` + ``enforce_nonce`` (discord.py sends both): the retry answers the message already made."""
+    w: World = fake.world
+    route = r"^POST /channels/\d+/messages$"
+    fake.fail(route, status=500, times=1, applied=True)
+    channel = bot.get_partial_messageable(w.channel.id)
+    sent = await channel.send("once", nonce="t42.0")
+    again = await channel.send("once", nonce="t42.0")
+    assert [q.json["enforce_nonce"] for q in fake.requests_to(route)] == [True, True, True]
+    assert [m.content for m in fake.messages(w.channel)] == ["once"]
+    assert sent.id == again.id == fake.messages(w.channel)[0].id
+
+
+async def test_an_enforced_nonce_is_forgotten_after_a_few_minutes(fake: FakeDiscord, bot: DemoBot) -> None:
+    """Discord checks a nonce over "the past few minutes" only: later the same nonce makes a new message."""
+    w: World = fake.world
+    channel = bot.get_partial_messageable(w.channel.id)
+    await channel.send("first", nonce="t7.0")
+    fake.messages(w.channel)[0].created_at -= datetime.timedelta(minutes=3)
+    await channel.send("second", nonce="t7.0")
+    assert [m.content for m in fake.messages(w.channel)] == ["first", "second"]
 
 
 async def test_file_over_the_limit_is_413(fake: FakeDiscord, bot: DemoBot) -> None:
