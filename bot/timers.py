@@ -8,6 +8,13 @@ so nothing is forgotten.
 With several processes on one database a row is *claimed* before it runs: the
 claim is a lease (``LEASE`` seconds) that no other process takes over unless it
 lapses (the claimant crashed mid-handler); only the claimant deletes the row.
+
+So a handler may run again after a crash. Handlers make that harmless: database
+changes are conditional, edits are idempotent, and every message a timer posts
+carries :func:`nonce` with Discord's ``enforce_nonce`` (discord.py sends it with
+any nonce): Discord keeps a nonce for "the past few minutes" and answers the
+message already made, so a reminder posted just before a SIGKILL is not posted
+twice when its timer runs again within ``LEASE``.
 Another process's new timer may be earlier than the one this driver sleeps
 for: on PostgreSQL a committed timer NOTIFYs every process (LISTEN), and the
 driver also looks again every ``POLL`` seconds (a claim whose lease lapsed).
@@ -30,10 +37,21 @@ log = logging.getLogger(__name__)
 
 Handler = Callable[[TimerRow], Awaitable[None]]
 
-#: seconds a claimed timer stays with its claimant before another process may take it
-LEASE = 120.0
+#: seconds a claimed timer stays with its claimant before another process may take it: long
+#: enough for any handler, short enough that a rerun falls inside Discord's nonce memory
+LEASE = 60.0
 #: seconds between looks at the table when other processes may add timers
 POLL = 2.0
+
+
+def nonce(timer: TimerRow, part: int = 0) -> str:
+    """The nonce of the ``part``-th message a timer posts: the same on every run of that timer
+    (ids are never reused), at most 25 characters as Discord requires.
+
+    >>> nonce(TimerRow(id=9223372036854775807, due_at=0.0, kind="reminder", ref_id=1, payload=""), 1)
+    't9223372036854775807.1'
+    """
+    return f"t{timer.id}.{part}"
 
 
 class Timers:

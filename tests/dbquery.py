@@ -1,4 +1,4 @@
-"""Read-only SQL on a test's database, whichever backend holds it, from synchronous test code.
+"""Read-only SQL on a test's database (and the odd write that sets a scene), whichever backend holds it.
 
 SQL is written with ``?`` placeholders (SQLite's); for PostgreSQL they become ``$1, $2 …``
 and the query runs through asyncpg in a thread of its own (the test's event loop keeps
@@ -60,6 +60,20 @@ def query_dicts(url: str, sql: str, *args: Any) -> list[dict[str, Any]]:
 def query(url: str, sql: str, *args: Any) -> list[tuple]:
     """Rows of a read-only query as tuples."""
     return [tuple(r.values()) for r in query_dicts(url, sql, *args)]
+
+
+def execute(url: str, sql: str, *args: Any) -> None:
+    """One write that sets a test's scene (e.g. a timer's due time), committed at once."""
+    dialect, target = database_target(str(url))
+    if dialect == "postgres":
+        _many(url, [(sql, args)])  # asyncpg outside a transaction: committed when it returns
+        return
+    con = sqlite3.connect(target)
+    try:
+        with con:
+            con.execute(sql, args)
+    finally:
+        con.close()
 
 
 def tables(url: str) -> list[str]:

@@ -289,7 +289,7 @@ class Challenges(commands.Cog):
             log.warning("challenge %d: could not edit its message: %s", ch.id, exc)
 
     async def on_expiry(self, timer: TimerRow) -> None:
-        """A challenge's 15 minutes are over."""
+        """A challenge's time is over: its message says so (again, if a crash cut the last run short)."""
         ch = await self.service.expire_challenge(timer.ref_id)
         if ch is not None:
             await self._close_message(ch, f"~~{describe_challenge(ch)}~~ — expired (nobody accepted in time).")

@@ -17,6 +17,7 @@ from ..choices import ClockName
 from ..present import MENTION_USERS, NO_MENTIONS, game_message, post_board, reply_with_result, result_message
 from ..service import CLOCKS, ClosedRequest, PlayResult, UserError
 from ..store import TimerRow
+from ..timers import nonce
 from ..views import ClaimButton, TakebackButton, claim_view, register_buttons, takeback_view, unregister_buttons
 
 if TYPE_CHECKING:
@@ -207,19 +208,20 @@ class Lifecycle(commands.Cog):
         if g is None or (g.row.deadline or 0) <= self.bot.clock.now():
             return  # after a long downtime the deadline itself is the news
         due = texts.relative_time(g.row.deadline or 0)
-        for user_id in g.users_to_move():
+        # One nonce per player: a rerun after a crash re-sends the same messages, which Discord drops.
+        for part, user_id in enumerate(g.users_to_move()):
             if self.bot.user is not None and user_id == self.bot.user.id:
                 continue  # the computer needs no reminder
             text = f"⏰ <@{user_id}>, your move in game #{g.row.id} — time runs out {due}."
             if await self.service.wants_dm(user_id):
                 try:
                     user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                    await user.send(f"{text} It is in <#{g.row.channel_id}>.")
+                    await user.send(f"{text} It is in <#{g.row.channel_id}>.", nonce=nonce(timer, part))
                     continue
                 except discord.HTTPException:
                     log.info("game %d: DMs closed for %d; reminding in the channel", g.row.id, user_id)
             channel = await self._channel(g.row.channel_id)
-            await channel.send(text, allowed_mentions=MENTION_USERS)
+            await channel.send(text, allowed_mentions=MENTION_USERS, nonce=nonce(timer, part))
 
     async def on_deadline(self, timer: TimerRow) -> None:
         """Time is up: tell the channel and offer the opponent a Claim win button."""
@@ -239,12 +241,12 @@ class Lifecycle(commands.Cog):
                 return  # a move got in just before the deadline
             names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
             message = await result_message(result, names, self.bot.clock.now(), self._bot_id())
-            await post_board(self.bot, channel.send, message)
+            await post_board(self.bot, partial(channel.send, nonce=nonce(timer)), message)
             return
         await channel.send(
             f"⌛ Time is up for {late} in game #{g.row.id}. <@{waiting[0]}> may claim the win "
             "(until then a move still counts).",
-            view=claim_view(g.row.id), allowed_mentions=MENTION_USERS,
+            view=claim_view(g.row.id), allowed_mentions=MENTION_USERS, nonce=nonce(timer),
         )
 
     async def on_abandon(self, timer: TimerRow) -> None:
@@ -256,7 +258,7 @@ class Lifecycle(commands.Cog):
         message = await game_message(result.game, names, texts.turn_caption(result, names), now=self.bot.clock.now(),
                                      happened="No move for 30 days: the game is closed", bot_id=self._bot_id())
         channel = await self._channel(result.game.row.channel_id)
-        await post_board(self.bot, channel.send, message)
+        await post_board(self.bot, partial(channel.send, nonce=nonce(timer)), message)
 
 
 async def setup(bot: HexBot) -> None:

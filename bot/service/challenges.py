@@ -400,12 +400,15 @@ class ChallengesService(ServiceCore):
             return row
 
     async def expire_challenge(self, challenge_id: int) -> ChallengeRow | None:
-        """Close a challenge whose time ran out; None if it had already ended."""
+        """Close a challenge whose time ran out (its expiry timer calls this); None if it ended otherwise.
+
+        The timer row stays for the driver to delete once the expiry is announced: a crash in
+        between runs the timer again, and a challenge already expired is returned again so
+        that its message is still edited."""
         async with self._challenge_locks.lock(challenge_id):
             async with self.store.transaction():
                 closed = await self.store.close_challenge(challenge_id, "expired")
-                await self.store.delete_timers("challenge-expiry", challenge_id)
-            if not closed:
-                return None
-            log.info("challenge %d: expired", challenge_id)
-            return await self.store.get_challenge(challenge_id)
+            row = await self.store.get_challenge(challenge_id)
+            if closed:
+                log.info("challenge %d: expired", challenge_id)
+            return row if row is not None and row.status == "expired" else None

@@ -7,7 +7,9 @@ move whose answer reached the fake and nothing that was not sent (no duplicate, 
 After every restart, in every game going on: ``/board`` shows the stored position (the same
 picture as rendering it here), and the Board button of the newest board posted before the
 kill shows it too. At the end the ratings equal a single-process replay of the finished
-games, in the order they finished.
+games, in the order they finished. Meanwhile in each server a reminder and a challenge expiry
+fall due at seeded moments among the kills: in the end each reminder was posted exactly once
+(a rerun after a kill meets its nonce) and each challenge expired with its message saying so.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import asyncio
 import os
 import random
 import signal
+import time
 from collections import Counter
 from contextlib import suppress
 from pathlib import Path
@@ -24,7 +27,7 @@ import engine
 import render
 from bot.ratings import Rating, rate_game
 from tests.bot.test_shards import guild_on_shard
-from tests.dbquery import query, query_dicts
+from tests.dbquery import execute, query, query_dicts
 from tests.fake_discord import FakeDiscord, FakeInteraction, FakeMessage, InteractionResult
 
 SEED = 16_2026
@@ -170,16 +173,62 @@ async def step(fake: FakeDiscord, url: str, t: Table, rng: random.Random) -> Non
         t.confirmed = len(t.sent)
 
 
+class Timed:
+    """Channels whose timers fire while the processes are being killed: a clocked game nobody moves
+    in (its reminder) and an open challenge (its expiry), each due at a seeded moment."""
+
+    def __init__(self, fake: FakeDiscord, guild, name: str) -> None:
+        self.game_channel = fake.add_text_channel(guild, f"{name}-clock")
+        self.challenge_channel = fake.add_text_channel(guild, f"{name}-open")
+        self.players = (fake.add_member(guild, f"{name}-x"), fake.add_member(guild, f"{name}-y"))
+        self.game_id = 0
+        self.challenge_id = 0
+
+    async def arm(self, fake: FakeDiscord, url: str, rng: random.Random) -> None:
+        a, b = self.players
+        r = await fake.slash(a, self.game_channel, "challenge", opponent=b, game="hex", size=5, seat="first",
+                             clock="5m", thread=False)
+        await fake.click(b, r, next(c for c in r.custom_ids if c.endswith(":accept")))
+        self.game_id = query(url, "SELECT id FROM games WHERE channel_id = ?", self.game_channel.id)[0][0]
+        r = await fake.slash(a, self.challenge_channel, "challenge", opponent=b, game="hex", size=5, thread=False)
+        assert not r.ephemeral, r.content
+        self.challenge_id = query(url, "SELECT id FROM challenges WHERE channel_id = ?", self.challenge_channel.id)[0][0]
+        # Due in the middle of the kills (the processes poll for timers every 2 s).
+        execute(url, "UPDATE timers SET due_at = ? WHERE kind = 'reminder' AND ref_id = ?",
+                time.time() + rng.uniform(5, 40), self.game_id)
+        execute(url, "UPDATE timers SET due_at = ? WHERE kind = 'challenge-expiry' AND ref_id = ?",
+                time.time() + rng.uniform(5, 40), self.challenge_id)
+
+    def pending(self, url: str) -> int:
+        return query(url, "SELECT COUNT(*) FROM timers WHERE (kind = 'reminder' AND ref_id = ?)"
+                          " OR (kind = 'challenge-expiry' AND ref_id = ?)", self.game_id, self.challenge_id)[0][0]
+
+    def check(self, fake: FakeDiscord, url: str, stats: Counter[str]) -> None:
+        """The reminder was posted once; the challenge expired and its message says so."""
+        tries = [q for q in fake.requests_to(rf"^POST /channels/{self.game_channel.id}/messages$")
+                 if "your move in game" in str(q.json)]
+        stats["reminders sent (a rerun after a kill sends again)"] += len(tries)
+        stats["expiry edits sent"] += len(fake.requests_to(rf"^PATCH /channels/{self.challenge_channel.id}/messages/"))
+        reminders = [m for m in fake.messages(self.game_channel) if f"your move in game #{self.game_id}" in m.content]
+        assert len(reminders) == 1, [m.content for m in reminders]
+        assert query(url, "SELECT status FROM challenges WHERE id = ?", self.challenge_id) == [("expired",)]
+        message = fake.messages(self.challenge_channel)[0]
+        assert "expired" in message.content and not message.components, message.content
+
+
 async def test_two_shard_processes_killed_at_random_lose_and_duplicate_nothing(pg_url, tmp_path):
     rng = random.Random(SEED)
     fake = FakeDiscord(token="crash-shards", shard_count=2)
     guilds = [guild_on_shard(fake, 0), guild_on_shard(fake, 1)]
     tables = [Table(fake, g, f"g{i}-{j}") for i, g in enumerate(guilds) for j in range(2)]
+    timed = [Timed(fake, g, f"t{i}") for i, g in enumerate(guilds)]
     await fake.start()
     stats: Counter[str] = Counter()
     procs = [ShardProcess(fake, tmp_path, pg_url, 0), ShardProcess(fake, tmp_path, pg_url, 1)]
     try:
         await asyncio.gather(*(p.start() for p in procs))
+        for t in timed:
+            await t.arm(fake, pg_url, rng)
         for _ in range(KILLS):
             victim = rng.choice(procs)
             stats[f"kills of shard {victim.shard}"] += 1
@@ -202,6 +251,14 @@ async def test_two_shard_processes_killed_at_random_lose_and_duplicate_nothing(p
             if t.game_id is not None and query(pg_url, "SELECT status FROM games WHERE id = ?", t.game_id) == [("active",)]:
                 await fake.slash(t.players[0], t.channel, "resign")
         check(pg_url, tables, stats)
+        # A timer whose process died mid-way runs again when its claim's lease (60 s) lapses.
+        for _ in range(150):
+            if not sum(t.pending(pg_url) for t in timed):
+                break
+            await asyncio.sleep(0.5)
+        await fake.settle()
+        for t in timed:
+            t.check(fake, pg_url, stats)
     finally:
         await asyncio.gather(*(p.stop() for p in procs))
         await fake.stop()

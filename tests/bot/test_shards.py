@@ -195,6 +195,63 @@ async def test_a_reminder_fires_once_on_the_shard_that_owns_the_game(fake_discor
     assert query(pg_url, "SELECT COUNT(*) FROM timers WHERE kind = 'reminder'") == [(0,)]
 
 
+async def test_a_reminder_posted_just_before_its_process_dies_is_not_posted_again_by_the_rerun(
+        fake_discord, places, pg_url, clock):
+    h = Harness(fake_discord, pg_url, clock)
+    place = places[1]
+    reminder = lambda m: m.channel is place.channel and "your move in game" in (m.content or "")  # noqa: E731
+    async with processes(fake_discord, pg_url, clock, SHARDS):
+        r = await h.slash(place.alice, "challenge", place.channel, opponent=place.bob, game="hex", size=5,
+                          seat="first", clock="1h", thread=False)
+        accept = next(c for c in r.custom_ids if c.endswith(":accept"))
+        await fake_discord.click(place.bob, r, accept)
+        await fake_discord.wait_for(lambda m: m.channel is place.channel and "begins" in f"{m.content} {m.embeds}")
+        # The reminder reaches Discord, but the process dies before it hears so and deletes its timer.
+        fake_discord.delay(rf"^POST /channels/{place.channel.id}/messages$", 30)
+        clock.advance(46 * 60)
+        await fake_discord.wait_for(reminder)
+    assert query(pg_url, "SELECT COUNT(*) FROM timers WHERE kind = 'reminder' AND claimed_by IS NOT NULL") == [(1,)]
+    async with processes(fake_discord, pg_url, clock, [None]):  # another process takes over the shard
+        clock.advance(61)  # the dead claimant's lease lapses
+        for _ in range(100):
+            if query(pg_url, "SELECT COUNT(*) FROM timers WHERE kind = 'reminder'") == [(0,)]:
+                break
+            await asyncio.sleep(0.05)
+        await fake_discord.settle()
+    assert query(pg_url, "SELECT COUNT(*) FROM timers WHERE kind = 'reminder'") == [(0,)]
+    sent = fake_discord.requests_to(rf"^POST /channels/{place.channel.id}/messages$")
+    assert len([q for q in sent if "your move in game" in str(q.json)]) == 2  # the rerun did send it again
+    assert len([m for m in fake_discord.messages(place.channel) if reminder(m)]) == 1
+
+
+async def test_a_challenge_expiry_cut_short_by_a_crash_is_announced_by_the_rerun(fake_discord, places, pg_url, clock):
+    h = Harness(fake_discord, pg_url, clock)
+    place = places[0]
+    async with processes(fake_discord, pg_url, clock, [None]):
+        r = await h.slash(place.alice, "challenge", place.channel, opponent=place.bob, game="hex", size=5, thread=False)
+        assert not r.ephemeral
+        # Discord fails the edit that announces the expiry; the process dies while discord.py retries it.
+        edit = fake_discord.fail(rf"^PATCH /channels/{place.channel.id}/messages/", 500, times=5)
+        clock.advance(16 * 60)
+        for _ in range(100):
+            if edit.hits:
+                break
+            await asyncio.sleep(0.05)
+        assert edit.hits == 1
+    assert query(pg_url, "SELECT status FROM challenges") == [("expired",)]
+    edit.times = edit.hits  # Discord is well again
+    async with processes(fake_discord, pg_url, clock, [None]):
+        clock.advance(61)
+        await fake_discord.wait_for(lambda m: m.channel is place.channel and "expired" in str(m.content).lower())
+        for _ in range(100):
+            if query(pg_url, "SELECT COUNT(*) FROM timers WHERE kind = 'challenge-expiry'") == [(0,)]:
+                break
+            await asyncio.sleep(0.05)
+    assert query(pg_url, "SELECT COUNT(*) FROM timers WHERE kind = 'challenge-expiry'") == [(0,)]
+    [message] = fake_discord.messages(place.channel)
+    assert "expired" in message.content and not message.components
+
+
 class StalledAI(BotAI):
     """A brain that never answers: the computer's games stay waiting for it."""
 
