@@ -20,6 +20,10 @@ Discord's rules this module keeps (``tests/fake_discord`` models each one):
   :class:`HandledElsewhere` before any lock or database work, and
   :func:`answer` stays silent for it. The process that acknowledged it does
   the work and answers, so the user sees one answer and the action applies once.
+  Except when this process's own first attempt got a 5xx (discord.py then
+  retried it): a 5xx can come after Discord did the work, so the 40060 is our
+  own acknowledgement and the work goes on (:func:`acknowledgement_trace`
+  notices those 5xx answers).
 - Files and embeds need Attach Files and Embed Links in the channel. When they
   are missing, the public answer goes out as text and the user gets one
   private line naming the permission and the channel (see :mod:`.access`).
@@ -27,10 +31,14 @@ Discord's rules this module keeps (``tests/fake_discord`` models each one):
 
 from __future__ import annotations
 
+import collections
 import io
 import logging
+import re
+from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import discord
 
 from . import access
@@ -50,6 +58,37 @@ MISSING_PERMISSIONS = 50013
 ALREADY_ACKNOWLEDGED = 40060
 #: ``interaction.extras`` key: set when another process acknowledged the interaction first
 ELSEWHERE = "hexcord.handled_elsewhere"
+
+
+#: an interaction's initial-response route: ``/interactions/{id}/{token}/callback``
+_CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
+#: ids of recent interactions whose acknowledgement was answered with a 5xx, oldest first
+_SERVER_ERRORS: collections.OrderedDict[int, None] = collections.OrderedDict()
+#: how many such ids are remembered (an interaction's retries all happen within seconds)
+_REMEMBERED = 10_000
+
+
+def acknowledgement_trace() -> aiohttp.TraceConfig:
+    """An aiohttp trace for ``Client(http_trace=…)`` that notes interactions whose initial response
+    Discord answered with a server error.
+
+    discord.py retries those; if the failed attempt had in fact gone through, the retry meets
+    40060 and :func:`ack` must not take that for another process's acknowledgement.
+    """
+
+    async def on_request_end(session: aiohttp.ClientSession, context: SimpleNamespace,
+                             params: aiohttp.TraceRequestEndParams) -> None:
+        if params.method != "POST" or params.response.status < 500:
+            return
+        found = _CALLBACK.search(params.url.path)
+        if found is not None:
+            _SERVER_ERRORS[int(found.group(1))] = None
+            while len(_SERVER_ERRORS) > _REMEMBERED:
+                _SERVER_ERRORS.popitem(last=False)
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(on_request_end)
+    return trace
 
 
 class HandledElsewhere(Exception):
@@ -79,14 +118,18 @@ async def ack(interaction: discord.Interaction, *, private: bool = False, silent
     if interaction.response.is_done() or interaction.extras.get(TRIED):
         return
     interaction.extras[TRIED] = True  # one acknowledgement: discord.py already retried it
+    update = silent and interaction.type is discord.InteractionType.component
     try:
-        if silent and interaction.type is discord.InteractionType.component:
+        if update:
             await interaction.response.defer()
-            interaction.extras[THINKING] = None
         else:
             await interaction.response.defer(thinking=True, ephemeral=private)
-            interaction.extras[THINKING] = "private" if private else "public"
     except discord.HTTPException as exc:
+        if exc.code == ALREADY_ACKNOWLEDGED and interaction.id in _SERVER_ERRORS:
+            # Our own first attempt got a 5xx yet went through: the acknowledgement is ours.
+            log.warning("interaction %d: acknowledged by an attempt that got a server error", interaction.id)
+            _acknowledged(interaction, update, private)
+            return
         if exc.code == ALREADY_ACKNOWLEDGED:
             _elsewhere(interaction)
             raise HandledElsewhere(interaction.id) from None
@@ -94,6 +137,18 @@ async def ack(interaction: discord.Interaction, *, private: bool = False, silent
         if exc.code in GONE:
             interaction.extras[UNACKNOWLEDGED] = True
         log.error("interaction %d: could not acknowledge: %s", interaction.id, exc)
+        return
+    _acknowledged(interaction, update, private)
+
+
+def _acknowledged(interaction: discord.Interaction, update: bool, private: bool) -> None:
+    """Record what kind of acknowledgement the interaction has, for :func:`answer`."""
+    interaction.extras[THINKING] = None if update else "private" if private else "public"
+    if not interaction.response.is_done():
+        # discord.py marks the response done only when it saw the acknowledgement succeed; this
+        # one succeeded on an attempt that reported a 5xx (private attribute: no public setter).
+        interaction.response._response_type = (discord.InteractionResponseType.deferred_message_update if update
+                                                else discord.InteractionResponseType.deferred_channel_message)
 
 
 async def answer(interaction: discord.Interaction, content: str | None = None, *, private: bool = False,
@@ -112,6 +167,10 @@ async def answer(interaction: discord.Interaction, content: str | None = None, *
         return await _send(interaction, content, private, kwargs)
     except discord.HTTPException as exc:
         if exc.code == ALREADY_ACKNOWLEDGED and not interaction.response.is_done():
+            if interaction.id in _SERVER_ERRORS:
+                # Our answer got a 5xx yet went through (discord.py's retry met it): it was delivered.
+                interaction.response._response_type = discord.InteractionResponseType.channel_message
+                return None
             _elsewhere(interaction)  # answered without acknowledging first, and another process was quicker
             return None
         if exc.code == MISSING_PERMISSIONS and not private:

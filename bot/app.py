@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .ai import BotAI
-from .answers import HandledElsewhere
+from .answers import HandledElsewhere, acknowledgement_trace
 from .clock import Clock, SystemClock
 from .config import Settings
 from .present import MENTION_USERS, SORRY, refuse, reply_privately
@@ -57,6 +57,7 @@ class HexBot(commands.Bot):
             help_command=None,
             allowed_mentions=MENTION_USERS,
             tree_cls=HexTree,
+            http_trace=acknowledgement_trace(),
             **client_options,
         )
         self.settings = settings

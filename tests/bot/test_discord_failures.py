@@ -59,6 +59,31 @@ async def test_a_500_on_the_board_follow_up_is_retried_and_the_move_counts_once(
     no_crash(caplog)
 
 
+async def test_an_acknowledgement_that_got_a_500_yet_went_through_is_still_followed_by_the_board(harness, caplog):
+    w = harness.world
+    async with harness.running():
+        await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first")
+        fault = harness.fake.fail(CALLBACK, status=500, times=1, applied=True)
+        r = await harness.move(w.alice, "c3")
+    # discord.py retried the acknowledgement that had landed: Discord said "already acknowledged".
+    assert fault.hits == 1 and [q.status for q in harness.fake.requests_to(CALLBACK)][-2:] == [500, 400]
+    assert not r.ephemeral and png_of(r)
+    assert actions(harness) == [(0, "c3")]
+    no_crash(caplog)
+
+
+async def test_a_private_answer_after_an_acknowledgement_that_got_a_500_yet_went_through_stays_private(harness,
+                                                                                                     caplog):
+    w = harness.world
+    async with harness.running():
+        await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first")
+        harness.fake.fail(CALLBACK, status=500, times=1, applied=True)
+        r = await harness.move(w.bob, "c3")
+    assert r.ephemeral and "not your turn" in r.content.lower(), r.content
+    assert actions(harness) == []
+    no_crash(caplog)
+
+
 async def test_429s_on_answers_follow_ups_and_uploads_are_waited_out(harness, caplog):
     w = harness.world
     fake = harness.fake
