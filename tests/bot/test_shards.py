@@ -70,13 +70,20 @@ def places(fake_discord) -> list[Place]:
     return [Place(fake_discord, 0), Place(fake_discord, 1)]
 
 
-async def start_game(h: Harness, place: Place) -> None:
+async def start_game(h: Harness, place: Place, **options) -> None:
+    """alice (first) and bob start a Hex 5×5 game in the place's channel (``options``: e.g. ``clock="1h"``)."""
     r = await h.slash(place.alice, "challenge", place.channel, opponent=place.bob, game="hex", size=5, seat="first",
-                      thread=False)
+                      thread=False, **options)
     assert not r.ephemeral, r.content
     accept = next(c for c in r.custom_ids if c.endswith(":accept"))
     await h.fake.click(place.bob, r, accept)
     await h.fake.wait_for(lambda m: m.channel is place.channel and "begins" in f"{m.content} {m.embeds}")
+
+
+async def open_challenge(h: Harness, place: Place) -> None:
+    """alice challenges bob to Hex 5×5 in the place's channel; nobody accepts."""
+    r = await h.slash(place.alice, "challenge", place.channel, opponent=place.bob, game="hex", size=5, thread=False)
+    assert not r.ephemeral, r.content
 
 
 def stored(url: str, channel_id: int) -> list[tuple[int, str, int]]:
@@ -157,8 +164,7 @@ async def test_a_challenge_expiry_fires_once_with_two_processes_on_every_shard(f
     h = Harness(fake_discord, pg_url, clock)
     place = places[0]
     async with processes(fake_discord, pg_url, clock, [None]):
-        r = await h.slash(place.alice, "challenge", place.channel, opponent=place.bob, game="hex", size=5, thread=False)
-        assert not r.ephemeral
+        await open_challenge(h, place)
         # A second process that also runs every shard (a reshard in progress): both timer drivers race.
         async with processes(fake_discord, pg_url, clock, [None]):
             clock.advance(16 * 60)
@@ -178,11 +184,7 @@ async def test_a_reminder_fires_once_on_the_shard_that_owns_the_game(fake_discor
     h = Harness(fake_discord, pg_url, clock)
     place = places[1]
     async with processes(fake_discord, pg_url, clock, SHARDS):
-        r = await h.slash(place.alice, "challenge", place.channel, opponent=place.bob, game="hex", size=5,
-                          seat="first", clock="1h", thread=False)
-        accept = next(c for c in r.custom_ids if c.endswith(":accept"))
-        await fake_discord.click(place.bob, r, accept)
-        await fake_discord.wait_for(lambda m: m.channel is place.channel and "begins" in f"{m.content} {m.embeds}")
+        await start_game(h, place, clock="1h")
         async with processes(fake_discord, pg_url, clock, [None]):  # a third process that runs every shard
             clock.advance(46 * 60)
             await fake_discord.wait_for(lambda m: m.channel is place.channel and "your move in game" in (m.content or ""))
@@ -201,11 +203,7 @@ async def test_a_reminder_posted_just_before_its_process_dies_is_not_posted_agai
     place = places[1]
     reminder = lambda m: m.channel is place.channel and "your move in game" in (m.content or "")  # noqa: E731
     async with processes(fake_discord, pg_url, clock, SHARDS):
-        r = await h.slash(place.alice, "challenge", place.channel, opponent=place.bob, game="hex", size=5,
-                          seat="first", clock="1h", thread=False)
-        accept = next(c for c in r.custom_ids if c.endswith(":accept"))
-        await fake_discord.click(place.bob, r, accept)
-        await fake_discord.wait_for(lambda m: m.channel is place.channel and "begins" in f"{m.content} {m.embeds}")
+        await start_game(h, place, clock="1h")
         # The reminder reaches Discord, but the process dies before it hears so and deletes its timer.
         fake_discord.delay(rf"^POST /channels/{place.channel.id}/messages$", 30)
         clock.advance(46 * 60)
@@ -228,8 +226,7 @@ async def test_a_challenge_expiry_cut_short_by_a_crash_is_announced_by_the_rerun
     h = Harness(fake_discord, pg_url, clock)
     place = places[0]
     async with processes(fake_discord, pg_url, clock, [None]):
-        r = await h.slash(place.alice, "challenge", place.channel, opponent=place.bob, game="hex", size=5, thread=False)
-        assert not r.ephemeral
+        await open_challenge(h, place)
         # Discord fails the edit that announces the expiry; the process dies while discord.py retries it.
         edit = fake_discord.fail(rf"^PATCH /channels/{place.channel.id}/messages/", 500, times=5)
         clock.advance(16 * 60)
