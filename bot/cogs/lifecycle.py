@@ -11,6 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from engine import Reason
+
 from .. import access, texts
 from ..answers import ack, answer, answer_privately
 from ..choices import ClockName
@@ -227,31 +229,43 @@ class Lifecycle(commands.Cog):
         """Time is up: tell the channel and offer the opponent a Claim win button."""
         g = await self.service.due_game(timer.ref_id, timer.payload)
         if g is None:
+            bot_id = self._bot_id()
+            again = None if bot_id is None else await self.service.ended_by_timer(timer.ref_id, Reason.TIMEOUT, bot_id)
+            if again is not None:  # this timer's run that won on time for the computer died before saying so
+                await self._announce_win_on_time(timer, again)
             return
         late = " and ".join(f"<@{u}>" for u in g.users_to_move())
         waiting = [u for u in g.row.seats if u not in g.users_to_move()]
         if not waiting:
             return  # both players are late (Blind Hex choices): nobody can claim
-        channel = await self._channel(g.row.channel_id)
         if self.bot.user is not None and waiting[0] == self.bot.user.id:
             # The computer is never away: like a chess server's clock, it ends the game at once.
             try:
                 result = await self.service.claim(g.row.channel_id, self.bot.user.id)
             except UserError:
                 return  # a move got in just before the deadline
-            names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
-            message = await result_message(result, names, self.bot.clock.now(), self._bot_id())
-            await post_board(self.bot, partial(channel.send, nonce=nonce(timer)), message)
+            await self._announce_win_on_time(timer, result)
             return
+        channel = await self._channel(g.row.channel_id)
         await channel.send(
             f"⌛ Time is up for {late} in game #{g.row.id}. <@{waiting[0]}> may claim the win "
             "(until then a move still counts).",
             view=claim_view(g.row.id), allowed_mentions=MENTION_USERS, nonce=nonce(timer),
         )
 
+    async def _announce_win_on_time(self, timer: TimerRow, result: PlayResult) -> None:
+        """The computer's win on time, with the final board (the timer's nonce: posted once)."""
+        names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
+        message = await result_message(result, names, self.bot.clock.now(), self._bot_id())
+        channel = await self._channel(result.game.row.channel_id)
+        await post_board(self.bot, partial(channel.send, nonce=nonce(timer)), message)
+
     async def on_abandon(self, timer: TimerRow) -> None:
         """No move for 30 days in a game without a clock: close it, unrated."""
         result = await self.service.abandon_if_idle(timer.ref_id)
+        if result is None:
+            # This timer's earlier run closed the game but its process died before saying so.
+            result = await self.service.ended_by_timer(timer.ref_id, Reason.ABANDONED)
         if result is None:
             return
         names = await self.service.names(result.game.row.guild_id, result.game.row.seats)

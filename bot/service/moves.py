@@ -101,7 +101,7 @@ class MovesService(ServiceCore):
             async with self.store.transaction():
                 await self._hold_game(row.id, None)
                 await self.store.finish_game(row.id, status="aborted", winner_seat=None, reason=None, now=now)
-                await self.store.replace_timers(row.id, GAME_TIMERS, [])
+                await self.store.end_timers(row.id, GAME_TIMERS)
             self._forget(row.id)
             log.info("game %d: aborted by %d", row.id, user_id)
             aborted = await self.store.get_game(row.id)
@@ -214,7 +214,9 @@ class MovesService(ServiceCore):
             raise Conflict(f"game {row.id} had already ended")  # two resignations: only one counts
         row = replace(row, status="finished", winner_seat=winner_seat, reason=outcome.reason.value, finished_at=now,
                       updated_at=now)
-        await self.store.replace_timers(row.id, GAME_TIMERS, [])
+        # A timer being handled now stays for its driver: if this result is the handler's own
+        # (a win on time, an abandoned game), a rerun after a crash announces it again.
+        await self.store.end_timers(row.id, GAME_TIMERS)
         if not row.rated or winner_seat is None or outcome.reason is Reason.ABANDONED:
             return row, {}
         movers = {u for _, u in await self.store.action_users(row.id)}

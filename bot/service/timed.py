@@ -52,6 +52,23 @@ class TimedService(MovesService):
             await self._commit(row, result)
             return result
 
+    async def ended_by_timer(self, game_id: int, reason: Reason, winner_id: int | None = None) -> PlayResult | None:
+        """The result a timer's handler stored before its process died (an abandoned game, or a
+        win on time for ``winner_id``), for the rerun to announce it again; None if the game did
+        not end that way. The announcement's nonce keeps Discord from showing it twice."""
+        row = await self.store.get_game(game_id)
+        if row is None or row.status != "finished" or row.reason != reason.value:
+            return None
+        if winner_id is not None and (row.winner_seat is None or row.seats[row.winner_seat] != winner_id):
+            return None
+        ended = await self._position(row)  # with its result
+        if row.winner_seat is None:
+            user_id, colour = 0, ended.to_move[0] if ended.to_move else ended.colours[0]
+        else:
+            user_id, colour = row.seats[row.winner_seat], ended.colour_of_seat(row.winner_seat)
+        # No actions: the position before them is the one after (only the captions' mover and result are read).
+        return PlayResult(ActiveGame(row, ended), ended, user_id, colour, [], outcome=ended.outcome)
+
     async def claim(self, channel_id: int, user_id: int) -> PlayResult:
         """Win on time: the opponent's deadline has passed and they have not moved."""
         refusal = UserError("You are not playing in this game, so you can't claim it.")

@@ -348,6 +348,12 @@ class Store(abc.ABC):
         payload) about it instead, as :meth:`delete_timers` and :meth:`add_timer` would (inside a
         transaction): what every move does, in as few statements as the database allows."""
 
+    @abc.abstractmethod
+    async def end_timers(self, ref_id: int, kinds: Iterable[str]) -> None:
+        """Remove the events of these kinds about one thing that ends (inside a transaction), except
+        one a timer driver is running right now: its claimant deletes it once handled, and if the
+        claimant dies first, the rerun must find it (to announce what the handler did)."""
+
     # -- players -----------------------------------------------------------------------
     @abc.abstractmethod
     async def remember_names(self, guild_id: int, names: dict[int, str], now: float) -> None:

@@ -636,6 +636,11 @@ class PostgresStore(Store):
         """Remove every event of a kind about one thing (inside a transaction)."""
         await self._run("DELETE FROM timers WHERE kind = $1 AND ref_id = $2", kind, ref_id)
 
+    async def end_timers(self, ref_id: int, kinds: Iterable[str]) -> None:
+        """Remove the unclaimed events of these kinds about one thing that ends (inside a transaction)."""
+        await self._run("DELETE FROM timers WHERE ref_id = $1 AND kind = ANY($2::text[]) AND claimed_by IS NULL",
+                        ref_id, list(kinds))
+
     async def replace_timers(self, ref_id: int, kinds: Iterable[str], timers: Iterable[tuple[float, str, str]], *,
                              guild_id: int | None = None) -> None:
         """Remove every event of these kinds about one thing and schedule ``timers`` instead (inside a transaction)."""

@@ -613,6 +613,11 @@ class SQLiteStore(Store):
     async def delete_timers(self, kind: str, ref_id: int) -> None:
         await self._run("DELETE FROM timers WHERE kind = ? AND ref_id = ?", (kind, ref_id))
 
+    async def end_timers(self, ref_id: int, kinds: Iterable[str]) -> None:
+        kinds = tuple(kinds)
+        await self._run(f"DELETE FROM timers WHERE ref_id = ? AND kind IN ({','.join('?' * len(kinds))})"
+                        " AND claimed_by IS NULL", (ref_id, *kinds))
+
     async def replace_timers(self, ref_id: int, kinds: Iterable[str], timers: Iterable[tuple[float, str, str]], *,
                              guild_id: int | None = None) -> None:
         kinds = tuple(kinds)

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import re
 from pathlib import Path
-from typing import AsyncIterator
+from typing import AsyncIterator, Callable
 
 from bot.ai import BotAI
 from bot.app import HexBot
@@ -17,6 +17,15 @@ from tests.fake_discord.fixtures import run_client
 PNG = b"\x89PNG\r\n\x1a\n"
 #: how long the computer player searches in tests (iterations, not seconds)
 AI_ITERATIONS = 60
+
+
+async def eventually(condition: Callable[[], object], timeout: float = 10.0) -> None:
+    """Wait (real time, polling) until ``condition()`` is true, e.g. for a background task's effect."""
+    for _ in range(int(timeout / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    assert condition(), f"not true within {timeout} s"
 
 
 class ManualClock:

@@ -8,7 +8,8 @@ import asyncio
 import pytest
 
 import engine
-from tests.bot.harness import mentions, png_of
+from tests.bot.harness import eventually, mentions, png_of
+from tests.dbquery import query
 from tests.fake_discord import CommandUnavailable
 
 DAY = 86400.0
@@ -313,6 +314,26 @@ async def test_an_unclaimed_win_on_time_is_closed_as_abandoned_30_days_after_the
     assert alive is not None
     assert png_of(closed)
     assert not again.ephemeral, again.content  # the channel is free again
+
+
+async def test_an_abandoned_game_is_announced_after_a_restart_when_its_process_died_before_posting_it(harness, clock):
+    w = harness.world
+    async with harness.running():
+        board = await new_game(harness, clock="none")
+        await harness.move(w.alice, "c3")
+        # Discord fails the closing board; the process dies while discord.py retries it.
+        post = harness.fake.fail(r"^POST /channels/\d+/messages$", 500, times=5)
+        clock.advance(31 * DAY)
+        await eventually(lambda: post.hits)
+    game_id, status = query(harness.db, "SELECT id, reason FROM games")[0]
+    assert status == "abandoned"
+    post.times = post.hits  # Discord is well again
+    async with harness.running():
+        clock.advance(61)  # PostgreSQL: the dead process's claim lapses (SQLite: released at the start)
+        closed = await harness.fake.wait_for(lambda m: m.id > board.id and "abandoned" in str(m.embeds))
+        await eventually(lambda: query(harness.db, "SELECT COUNT(*) FROM timers WHERE ref_id = ?", game_id) == [(0,)])
+    assert png_of(closed)
+    assert [m.id for m in harness.fake.message_index.values() if "abandoned" in str(m.embeds)] == [closed.id]
 
 
 async def test_asking_twice_for_the_same_takeback_is_refused_privately(harness):

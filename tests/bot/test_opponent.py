@@ -11,7 +11,7 @@ import random
 
 import engine
 from bot.ai import BotAI
-from tests.bot.harness import Harness, mentions, png_of
+from tests.bot.harness import Harness, eventually, mentions, png_of
 from tests.dbquery import query, query_dicts
 from tests.fake_discord import FakeMessage
 
@@ -201,6 +201,28 @@ async def test_the_computer_wins_on_time_at_once_when_your_clock_runs_out(harnes
     game = newest_game(harness)
     assert (game["status"], game["reason"]) == ("finished", "timeout")
     assert png_of(ended) and not game["rated"]
+
+
+async def test_the_computers_win_on_time_is_announced_after_a_restart_when_its_process_died_before_posting_it(
+        harness, clock):
+    w = harness.world
+    async with harness.running():
+        await harness.challenge(w.alice, w.bot, "hex", size=5, seat="first", clock="1h")
+        await harness.move(w.alice, "c3")
+        await computer_board(harness)
+        # Discord fails the result's board; the process dies while discord.py retries it.
+        post = harness.fake.fail(r"^POST /channels/\d+/messages$", 500, times=5)
+        clock.advance(3600 + 1)
+        await eventually(lambda: post.hits)
+    game = newest_game(harness)
+    assert (game["status"], game["reason"]) == ("finished", "timeout")
+    post.times = post.hits  # Discord is well again
+    async with harness.running():
+        clock.advance(61)  # PostgreSQL: the dead process's claim lapses (SQLite: released at the start)
+        ended = await harness.fake.wait_for(lambda m: "on time" in str(m.embeds), timeout=30)
+        await eventually(lambda: query(harness.db, "SELECT COUNT(*) FROM timers WHERE ref_id = ?", game["id"]) == [(0,)])
+    assert png_of(ended)
+    assert [m.id for m in harness.fake.message_index.values() if "on time" in str(m.embeds)] == [ended.id]
 
 
 async def test_a_game_against_the_computer_can_have_its_own_thread(harness):

@@ -23,7 +23,7 @@ from bot.ai import BotAI
 from bot.app import HexBot, make_bot
 from bot.config import Settings
 from bot.shards import ShardPlan, shard_of
-from tests.bot.harness import AI_ITERATIONS, Harness, ManualClock
+from tests.bot.harness import AI_ITERATIONS, Harness, ManualClock, eventually
 from tests.dbquery import query
 from tests.fake_discord import FakeDiscord, FakeMember, InteractionResult
 from tests.fake_discord.fixtures import run_client
@@ -211,10 +211,7 @@ async def test_a_reminder_posted_just_before_its_process_dies_is_not_posted_agai
     assert query(pg_url, "SELECT COUNT(*) FROM timers WHERE kind = 'reminder' AND claimed_by IS NOT NULL") == [(1,)]
     async with processes(fake_discord, pg_url, clock, [None]):  # another process takes over the shard
         clock.advance(61)  # the dead claimant's lease lapses
-        for _ in range(100):
-            if query(pg_url, "SELECT COUNT(*) FROM timers WHERE kind = 'reminder'") == [(0,)]:
-                break
-            await asyncio.sleep(0.05)
+        await eventually(lambda: query(pg_url, "SELECT COUNT(*) FROM timers WHERE kind = 'reminder'") == [(0,)])
         await fake_discord.settle()
     assert query(pg_url, "SELECT COUNT(*) FROM timers WHERE kind = 'reminder'") == [(0,)]
     sent = fake_discord.requests_to(rf"^POST /channels/{place.channel.id}/messages$")
@@ -230,20 +227,14 @@ async def test_a_challenge_expiry_cut_short_by_a_crash_is_announced_by_the_rerun
         # Discord fails the edit that announces the expiry; the process dies while discord.py retries it.
         edit = fake_discord.fail(rf"^PATCH /channels/{place.channel.id}/messages/", 500, times=5)
         clock.advance(16 * 60)
-        for _ in range(100):
-            if edit.hits:
-                break
-            await asyncio.sleep(0.05)
+        await eventually(lambda: edit.hits)
         assert edit.hits == 1
     assert query(pg_url, "SELECT status FROM challenges") == [("expired",)]
     edit.times = edit.hits  # Discord is well again
     async with processes(fake_discord, pg_url, clock, [None]):
         clock.advance(61)
         await fake_discord.wait_for(lambda m: m.channel is place.channel and "expired" in str(m.content).lower())
-        for _ in range(100):
-            if query(pg_url, "SELECT COUNT(*) FROM timers WHERE kind = 'challenge-expiry'") == [(0,)]:
-                break
-            await asyncio.sleep(0.05)
+        await eventually(lambda: query(pg_url, "SELECT COUNT(*) FROM timers WHERE kind = 'challenge-expiry'") == [(0,)])
     assert query(pg_url, "SELECT COUNT(*) FROM timers WHERE kind = 'challenge-expiry'") == [(0,)]
     [message] = fake_discord.messages(place.channel)
     assert "expired" in message.content and not message.components

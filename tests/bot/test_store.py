@@ -210,6 +210,18 @@ async def test_replacing_a_things_timers_replaces_only_those_kinds_of_that_thing
                    (15.0, "reminder", 1, '{"deadline": 20.0}', 3), (20.0, "deadline", 1, "{}", 3)]
 
 
+async def test_ending_a_things_timers_keeps_the_one_a_driver_is_running(store):
+    async with store.transaction():
+        await store.add_timer(5.0, "reminder", 1)
+        await store.add_timer(6.0, "deadline", 1)
+        await store.add_timer(7.0, "abandon", 1)
+    [claimed] = await store.claim_timers(6.0, "driver-a", 60.0, limit=1)  # the reminder, earliest
+    async with store.transaction():
+        await store.end_timers(1, ("reminder", "deadline", "abandon"))
+    left = await store.due_timers(100.0)
+    assert [(t.id, t.kind, t.claimed_by) for t in left] == [(claimed.id, "reminder", "driver-a")]
+
+
 async def test_replacing_timers_outside_a_transaction_is_refused(store):
     with pytest.raises(RuntimeError):
         await store.replace_timers(1, ("abandon",), [(1.0, "abandon", "{}")])
