@@ -14,7 +14,12 @@ changes are conditional, edits are idempotent, and every message a timer posts
 carries :func:`nonce` with Discord's ``enforce_nonce`` (discord.py sends it with
 any nonce): Discord keeps a nonce for "the past few minutes" and answers the
 message already made, so a reminder posted just before a SIGKILL is not posted
-twice when its timer runs again within ``LEASE``.
+twice. The rerun comes once the lease has lapsed *and* a process that runs the
+timer's shard is up again (a lone process releases its dead predecessor's claims
+as it starts): with a restart within a minute or so (systemd's ``Restart=``
+takes seconds) that is inside Discord's memory; a process that stays down for
+longer may post such a message a second time when it returns.
+
 Another process's new timer may be earlier than the one this driver sleeps
 for: on PostgreSQL a committed timer NOTIFYs every process (LISTEN), and the
 driver also looks again every ``POLL`` seconds (a claim whose lease lapsed).
@@ -38,7 +43,8 @@ log = logging.getLogger(__name__)
 Handler = Callable[[TimerRow], Awaitable[None]]
 
 #: seconds a claimed timer stays with its claimant before another process may take it: long
-#: enough for any handler, short enough that a rerun falls inside Discord's nonce memory
+#: enough for any handler, short enough that a prompt restart's rerun falls inside Discord's
+#: nonce memory ("a few minutes")
 LEASE = 60.0
 #: seconds between looks at the table when other processes may add timers
 POLL = 2.0
@@ -103,8 +109,10 @@ class Timers:
         """Claim and dispatch every row of ours due now; return how many ran."""
         count = 0
         for row in await self.store.claim_timers(self.clock.now(), self.owner, LEASE, self.shards):
-            if not await self.store.timer_exists(row.id):
-                continue  # cancelled meanwhile (e.g. the challenge was accepted, or a move re-armed the clock)
+            if not await self.store.timer_exists(row.id, self.owner):
+                # Cancelled meanwhile (the challenge was accepted, a move re-armed the clock), or a
+                # long batch outlived its lease and another process took the row over.
+                continue
             handler = self._handlers.get(row.kind)
             if handler is None:
                 log.warning("timer %d: no handler for kind %s", row.id, row.kind)
@@ -135,7 +143,10 @@ class Timers:
             self._wake.clear()
             try:
                 await self.run_due()
-                nxt = await self.store.next_timer(self.shards, self.clock.now())
+                # One reading of the clock for the query and the poll: a later reading could put
+                # the next look past a lease that lapsed while the query ran.
+                now = self.clock.now()
+                nxt = await self.store.next_timer(self.shards, now)
             except Exception:
                 log.exception("timer loop error; retrying in a minute")
                 nxt = None
@@ -143,6 +154,6 @@ class Timers:
                 continue
             until = None if nxt is None else nxt.due_at
             if self.shared:
-                soon = self.clock.now() + POLL
+                soon = now + POLL
                 until = soon if until is None else min(until, soon)
             await self.clock.wait_until(until, self._wake)

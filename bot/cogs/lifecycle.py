@@ -210,20 +210,22 @@ class Lifecycle(commands.Cog):
         if g is None or (g.row.deadline or 0) <= self.bot.clock.now():
             return  # after a long downtime the deadline itself is the news
         due = texts.relative_time(g.row.deadline or 0)
-        # One nonce per player: a rerun after a crash re-sends the same messages, which Discord drops.
-        for part, user_id in enumerate(g.users_to_move()):
+        for user_id in g.users_to_move():
             if self.bot.user is not None and user_id == self.bot.user.id:
                 continue  # the computer needs no reminder
+            # A nonce per seat and per way of reminding: a rerun after a crash re-sends the same
+            # messages, which Discord drops, whoever has moved since (Blind Hex: both players remind).
+            seat = g.row.seats.index(user_id)
             text = f"⏰ <@{user_id}>, your move in game #{g.row.id} — time runs out {due}."
             if await self.service.wants_dm(user_id):
                 try:
                     user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                    await user.send(f"{text} It is in <#{g.row.channel_id}>.", nonce=nonce(timer, part))
+                    await user.send(f"{text} It is in <#{g.row.channel_id}>.", nonce=nonce(timer, 2 * seat))
                     continue
                 except discord.HTTPException:
                     log.info("game %d: DMs closed for %d; reminding in the channel", g.row.id, user_id)
             channel = await self._channel(g.row.channel_id)
-            await channel.send(text, allowed_mentions=MENTION_USERS, nonce=nonce(timer, part))
+            await channel.send(text, allowed_mentions=MENTION_USERS, nonce=nonce(timer, 2 * seat + 1))
 
     async def on_deadline(self, timer: TimerRow) -> None:
         """Time is up: tell the channel and offer the opponent a Claim win button."""
@@ -254,11 +256,12 @@ class Lifecycle(commands.Cog):
         )
 
     async def _announce_win_on_time(self, timer: TimerRow, result: PlayResult) -> None:
-        """The computer's win on time, with the final board (the timer's nonce: posted once)."""
+        """The computer's win on time, with the final board (the timer's nonce: posted once; part 1,
+        another message than the "time is up" notice of part 0)."""
         names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
         message = await result_message(result, names, self.bot.clock.now(), self._bot_id())
         channel = await self._channel(result.game.row.channel_id)
-        await post_board(self.bot, partial(channel.send, nonce=nonce(timer)), message)
+        await post_board(self.bot, partial(channel.send, nonce=nonce(timer, 1)), message)
 
     async def on_abandon(self, timer: TimerRow) -> None:
         """No move for 30 days in a game without a clock: close it, unrated."""

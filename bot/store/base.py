@@ -334,8 +334,9 @@ class Store(abc.ABC):
         False if it was already gone (or claimed by another)."""
 
     @abc.abstractmethod
-    async def timer_exists(self, timer_id: int) -> bool:
-        """Whether an event is still waiting (not handled, not cancelled)."""
+    async def timer_exists(self, timer_id: int, owner: str | None = None) -> bool:
+        """Whether an event is still waiting (not handled, not cancelled); with ``owner``, and still
+        claimed by it (not taken over by another process after its lease lapsed)."""
 
     @abc.abstractmethod
     async def delete_timers(self, kind: str, ref_id: int) -> None:

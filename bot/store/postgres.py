@@ -628,9 +628,11 @@ class PostgresStore(Store):
             return await self._run("DELETE FROM timers WHERE id = $1", timer_id) == 1
         return await self._run("DELETE FROM timers WHERE id = $1 AND claimed_by = $2", timer_id, owner) == 1
 
-    async def timer_exists(self, timer_id: int) -> bool:
-        """Whether an event is still waiting (not handled, not cancelled)."""
-        return await self._one("SELECT 1 FROM timers WHERE id = $1", timer_id) is not None
+    async def timer_exists(self, timer_id: int, owner: str | None = None) -> bool:
+        """Whether an event is still waiting (with ``owner``: and still claimed by it)."""
+        if owner is None:
+            return await self._one("SELECT 1 FROM timers WHERE id = $1", timer_id) is not None
+        return await self._one("SELECT 1 FROM timers WHERE id = $1 AND claimed_by = $2", timer_id, owner) is not None
 
     async def delete_timers(self, kind: str, ref_id: int) -> None:
         """Remove every event of a kind about one thing (inside a transaction)."""

@@ -607,8 +607,10 @@ class SQLiteStore(Store):
             cur = await self._run("DELETE FROM timers WHERE id = ? AND claimed_by = ?", (timer_id, owner))
         return cur.rowcount == 1
 
-    async def timer_exists(self, timer_id: int) -> bool:
-        return await self._one("SELECT 1 FROM timers WHERE id = ?", (timer_id,)) is not None
+    async def timer_exists(self, timer_id: int, owner: str | None = None) -> bool:
+        if owner is None:
+            return await self._one("SELECT 1 FROM timers WHERE id = ?", (timer_id,)) is not None
+        return await self._one("SELECT 1 FROM timers WHERE id = ? AND claimed_by = ?", (timer_id, owner)) is not None
 
     async def delete_timers(self, kind: str, ref_id: int) -> None:
         await self._run("DELETE FROM timers WHERE kind = ? AND ref_id = ?", (kind, ref_id))

@@ -325,8 +325,8 @@ async def test_an_abandoned_game_is_announced_after_a_restart_when_its_process_d
         post = harness.fake.fail(r"^POST /channels/\d+/messages$", 500, times=5)
         clock.advance(31 * DAY)
         await eventually(lambda: post.hits)
-    game_id, status = query(harness.db, "SELECT id, reason FROM games")[0]
-    assert status == "abandoned"
+    game_id, reason = query(harness.db, "SELECT id, reason FROM games")[0]
+    assert reason == "abandoned"
     post.times = post.hits  # Discord is well again
     async with harness.running():
         clock.advance(61)  # PostgreSQL: the dead process's claim lapses (SQLite: released at the start)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 import engine
 from bot.ai import BotAI
 from tests.bot.harness import Harness, eventually, mentions, png_of
@@ -203,15 +205,17 @@ async def test_the_computer_wins_on_time_at_once_when_your_clock_runs_out(harnes
     assert png_of(ended) and not game["rated"]
 
 
-async def test_the_computers_win_on_time_is_announced_after_a_restart_when_its_process_died_before_posting_it(
-        harness, clock):
+@pytest.mark.parametrize("landed", [False, True], ids=["board-lost", "board-out"])
+async def test_the_computers_win_on_time_is_announced_once_after_its_process_died_announcing_it(harness, clock, landed):
     w = harness.world
     async with harness.running():
         await harness.challenge(w.alice, w.bot, "hex", size=5, seat="first", clock="1h")
         await harness.move(w.alice, "c3")
         await computer_board(harness)
-        # Discord fails the result's board; the process dies while discord.py retries it.
-        post = harness.fake.fail(r"^POST /channels/\d+/messages$", 500, times=5)
+        # The process dies while it posts the result's board: Discord failed it (discord.py is
+        # retrying), or Discord has it and only the answer is late.
+        route = r"^POST /channels/\d+/messages$"
+        post = harness.fake.delay(route, 30) if landed else harness.fake.fail(route, 500, times=5)
         clock.advance(3600 + 1)
         await eventually(lambda: post.hits)
     game = newest_game(harness)

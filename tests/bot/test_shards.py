@@ -22,6 +22,7 @@ import engine
 from bot.ai import BotAI
 from bot.app import HexBot, make_bot
 from bot.config import Settings
+from bot.service import ActiveGame
 from bot.shards import ShardPlan, shard_of
 from tests.bot.harness import AI_ITERATIONS, Harness, ManualClock, eventually
 from tests.dbquery import query
@@ -71,9 +72,10 @@ def places(fake_discord) -> list[Place]:
 
 
 async def start_game(h: Harness, place: Place, **options) -> None:
-    """alice (first) and bob start a Hex 5×5 game in the place's channel (``options``: e.g. ``clock="1h"``)."""
-    r = await h.slash(place.alice, "challenge", place.channel, opponent=place.bob, game="hex", size=5, seat="first",
-                      thread=False, **options)
+    """alice (first) and bob start a game (Hex 5×5 unless ``options`` say otherwise, e.g. ``clock="1h"``)."""
+    options = {"game": "hex", "size": 5, **options} if options.get("game", "hex") == "hex" else options
+    r = await h.slash(place.alice, "challenge", place.channel, opponent=place.bob, seat="first", thread=False,
+                      **options)
     assert not r.ephemeral, r.content
     accept = next(c for c in r.custom_ids if c.endswith(":accept"))
     await h.fake.click(place.bob, r, accept)
@@ -217,6 +219,69 @@ async def test_a_reminder_posted_just_before_its_process_dies_is_not_posted_agai
     sent = fake_discord.requests_to(rf"^POST /channels/{place.channel.id}/messages$")
     assert len([q for q in sent if "your move in game" in str(q.json)]) == 2  # the rerun did send it again
     assert len([m for m in fake_discord.messages(place.channel) if reminder(m)]) == 1
+
+
+async def test_a_blind_hex_reminder_cut_short_by_a_crash_still_reminds_the_player_who_has_not_chosen(
+        fake_discord, places, pg_url, clock):
+    h = Harness(fake_discord, pg_url, clock)
+    place = places[1]
+    reminders = lambda: [m for m in fake_discord.messages(place.channel)  # noqa: E731
+                         if "your move in game" in (m.content or "")]
+
+    async def game(bot: HexBot) -> ActiveGame:
+        g = await bot.service.game_in(place.channel.id)
+        assert g is not None
+        return g
+
+    def member(user_id: int) -> FakeMember:
+        return next(p for p in (place.alice, place.bob) if p.id == user_id)
+
+    async with processes(fake_discord, pg_url, clock, SHARDS) as bots:
+        await start_game(h, place, game="blindhex", clock="1h")
+        g = await game(bots[1])
+        setter = member(g.row.seats[g.position.seat_of_colour(g.position.to_move[0])])
+        aside = g.position.legal_actions()[0]
+        assert not (await h.slash(setter, "move", place.channel, action=aside)).ephemeral  # cards set aside
+        # Both now choose; the reminder to the first of them reaches Discord, then the process dies.
+        fake_discord.delay(rf"^POST /channels/{place.channel.id}/messages$", 30)
+        clock.advance(46 * 60)
+        await fake_discord.wait_for(lambda m: m in reminders())
+    [first] = reminders()
+    async with processes(fake_discord, pg_url, clock, [None]) as (bot,):
+        # The player just reminded chooses before the dead process's timer runs again.
+        g = await game(bot)
+        chooser = next(p for p in (place.alice, place.bob) if first.content.startswith(f"⏰ <@{p.id}>"))
+        colour = g.position.colour_of_seat(g.row.seats.index(chooser.id))
+        choice = next(a for a in g.position.legal_actions() if a.startswith(f"{colour}:")).partition(":")[2]
+        assert (await h.slash(chooser, "move", place.channel, action=choice)).ephemeral  # a secret choice
+        clock.advance(61)
+        await eventually(lambda: query(pg_url, "SELECT COUNT(*) FROM timers WHERE kind = 'reminder'") == [(0,)])
+        await fake_discord.settle()
+    other = place.bob if chooser is place.alice else place.alice
+    assert [m.content.split(">")[0] for m in reminders()] == [f"⏰ <@{chooser.id}", f"⏰ <@{other.id}"]
+
+
+async def test_a_deadline_cut_short_by_a_crash_does_not_announce_a_win_claimed_meanwhile_again(
+        fake_discord, places, pg_url, clock):
+    h = Harness(fake_discord, pg_url, clock)
+    place = places[1]
+    results = lambda: [m for m in fake_discord.messages(place.channel)  # noqa: E731
+                       if "claims the win" in str(m.embeds)]
+    async with processes(fake_discord, pg_url, clock, SHARDS):
+        await start_game(h, place, clock="1h")
+        assert not (await h.slash(place.alice, "move", place.channel, action="c3")).ephemeral
+        # "Time is up" reaches Discord, then the process dies before it hears so.
+        fake_discord.delay(rf"^POST /channels/{place.channel.id}/messages$", 30)
+        clock.advance(3600 + 1)
+        notice = await fake_discord.wait_for(lambda m: m.channel is place.channel and "Time is up" in (m.content or ""))
+    async with processes(fake_discord, pg_url, clock, [None]):
+        claimed = await fake_discord.click(place.alice, notice, next(c for c in notice.custom_ids if ":claim:" in c))
+        assert not claimed.ephemeral, claimed.content
+        clock.advance(61)  # the dead process's deadline timer runs again: the game is over, by alice's claim
+        await eventually(lambda: query(pg_url, "SELECT COUNT(*) FROM timers") == [(0,)])
+        await fake_discord.settle()
+    assert len(results()) == 1, [m.embeds for m in results()]
+    assert query(pg_url, "SELECT reason, winner_seat FROM games") == [("timeout", 0)]
 
 
 async def test_a_challenge_expiry_cut_short_by_a_crash_is_announced_by_the_rerun(fake_discord, places, pg_url, clock):

@@ -7,8 +7,9 @@ import sqlite3
 import pytest
 
 from bot.store import Store, TimerRow, migrations
-from bot.timers import Timers
+from bot.timers import LEASE, POLL, Timers
 from tests.bot.harness import ManualClock
+from tests.fake_discord.rest import NONCE_WINDOW
 
 
 @pytest.fixture
@@ -79,3 +80,29 @@ async def test_upgrading_a_database_keeps_its_waiting_timers(tmp_path):
             assert await s.add_timer(6.0, "abandon", 9) == 2
     finally:
         await s.close()
+
+
+def test_a_lapsed_claim_is_looked_at_again_well_inside_discords_nonce_memory():
+    # A rerun after a crash re-posts with the first run's nonces; Discord must still know them.
+    assert LEASE + POLL < NONCE_WINDOW.total_seconds()
+
+
+async def test_a_batch_that_outlived_its_lease_skips_the_rows_another_process_took_over(store):
+    clock = ManualClock(1000.0)
+    timers = Timers(store, clock)
+    ran: list[int] = []
+
+    async def slow(row: TimerRow) -> None:
+        ran.append(row.ref_id)
+        # This handler outlives the batch's lease, and another process claims what is due.
+        clock.advance(LEASE + 1)
+        await store.claim_timers(clock.now(), "another-process", LEASE)
+
+    timers.on("reminder", slow)
+    async with store.transaction():
+        await store.add_timer(990.0, "reminder", 1)
+        await store.add_timer(995.0, "reminder", 2)
+    await timers.run_due()
+    assert ran == [1]  # the second row is the other process's now
+    assert [(t.ref_id, t.claimed_by) for t in await store.due_timers(clock.now())] == \
+        [(1, "another-process"), (2, "another-process")]

@@ -850,7 +850,7 @@ async def send_message(fake: "FakeDiscord", req: ApiRequest, channel_id: str) ->
         target = fake.message_index.get(int(ref.get("message_id", 0)))
         if (target is None or target.deleted) and ref.get("fail_if_not_exists", True):
             raise form_error([("message_reference", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message")])
-    earlier = _same_nonce(fake, channel, body)
+    earlier = _same_nonce(fake, body)
     if earlier is not None:
         return 200, earlier.payload()  # enforce_nonce: the message it already made, nothing new
     message = fake.create_message(channel, fake.bot_user, body, req.files)
@@ -861,13 +861,14 @@ async def send_message(fake: "FakeDiscord", req: ApiRequest, channel_id: str) ->
 NONCE_WINDOW = _dt.timedelta(minutes=2)
 
 
-def _same_nonce(fake: "FakeDiscord", channel: FakeChannel, body: dict[str, Any]) -> FakeMessage | None:
-    """With ``enforce_nonce``, the bot's recent message in this channel that carried the same nonce."""
+def _same_nonce(fake: "FakeDiscord", body: dict[str, Any]) -> FakeMessage | None:
+    """With ``enforce_nonce``, the bot's recent message that carried the same nonce, in any channel:
+    Discord documents the check per author ("created by the same author"), not per channel."""
     nonce = body.get("nonce")
     if not body.get("enforce_nonce") or nonce is None:
         return None
     since = utcnow() - NONCE_WINDOW
-    for msg in reversed(channel.messages):
+    for msg in reversed(fake.message_index.values()):
         if msg.created_at < since:
             break
         if msg.author is fake.bot_user and msg.nonce is not None and str(msg.nonce) == str(nonce):
