@@ -22,8 +22,8 @@ Discord's rules this module keeps (``tests/fake_discord`` models each one):
   the work and answers, so the user sees one answer and the action applies once.
   Except when this process's own first attempt got a 5xx (discord.py then
   retried it): a 5xx can come after Discord did the work, so the 40060 is our
-  own acknowledgement and the work goes on (:func:`acknowledgement_trace`
-  notices those 5xx answers).
+  own acknowledgement and the work goes on (:class:`CallbackErrors`
+  counts those 5xx answers).
 - Files and embeds need Attach Files and Embed Links in the channel. When they
   are missing, the public answer goes out as text and the user gets one
   private line naming the permission and the channel (see :mod:`.access`).
@@ -60,35 +60,52 @@ ALREADY_ACKNOWLEDGED = 40060
 ELSEWHERE = "hexcord.handled_elsewhere"
 
 
+#: ``interaction.extras`` key: the acknowledgement failed with 5xx, so it may have gone through; (update, private)
+ACK_UNSURE = "hexcord.ack_unsure"
 #: an interaction's initial-response route: ``/interactions/{id}/{token}/callback``
 _CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
-#: ids of recent interactions whose acknowledgement was answered with a 5xx, oldest first
-_SERVER_ERRORS: collections.OrderedDict[int, None] = collections.OrderedDict()
-#: how many such ids are remembered (an interaction's retries all happen within seconds)
-_REMEMBERED = 10_000
 
 
-def acknowledgement_trace() -> aiohttp.TraceConfig:
-    """An aiohttp trace for ``Client(http_trace=…)`` that notes interactions whose initial response
-    Discord answered with a server error.
+class CallbackErrors:
+    """How many server errors (5xx) the initial-response requests of recent interactions got, as
+    an aiohttp trace sees them: pass :meth:`trace` as ``Client(http_trace=…)``, one per bot.
 
-    discord.py retries those; if the failed attempt had in fact gone through, the retry meets
-    40060 and :func:`ack` must not take that for another process's acknowledgement.
+    discord.py retries a 5xx; if the failed attempt had in fact gone through, the retry meets
+    40060 ("already acknowledged"), which must not be taken for another process's answer.
     """
 
-    async def on_request_end(session: aiohttp.ClientSession, context: SimpleNamespace,
-                             params: aiohttp.TraceRequestEndParams) -> None:
-        if params.method != "POST" or params.response.status < 500:
-            return
-        found = _CALLBACK.search(params.url.path)
-        if found is not None:
-            _SERVER_ERRORS[int(found.group(1))] = None
-            while len(_SERVER_ERRORS) > _REMEMBERED:
-                _SERVER_ERRORS.popitem(last=False)
+    def __init__(self, remembered: int = 10_000) -> None:
+        # an interaction's retries all happen within seconds: the newest ids are enough
+        self._counts: collections.OrderedDict[int, int] = collections.OrderedDict()
+        self._remembered = remembered
 
-    trace = aiohttp.TraceConfig()
-    trace.on_request_end.append(on_request_end)
-    return trace
+    def count(self, interaction_id: int) -> int:
+        """How many 5xx answers this interaction's initial responses got so far."""
+        return self._counts.get(interaction_id, 0)
+
+    def trace(self) -> aiohttp.TraceConfig:
+        """The trace that does the counting."""
+
+        async def on_request_end(session: aiohttp.ClientSession, context: SimpleNamespace,
+                                 params: aiohttp.TraceRequestEndParams) -> None:
+            if params.method != "POST" or params.response.status < 500:
+                return
+            found = _CALLBACK.search(params.url.path)
+            if found is not None:
+                key = int(found.group(1))
+                self._counts[key] = self._counts.get(key, 0) + 1
+                while len(self._counts) > self._remembered:
+                    self._counts.popitem(last=False)
+
+        trace = aiohttp.TraceConfig()
+        trace.on_request_end.append(on_request_end)
+        return trace
+
+
+def _server_errors(interaction: discord.Interaction) -> int:
+    """The 5xx answers this interaction's initial responses got (0 when the bot does not count them)."""
+    errors = getattr(interaction.client, "callback_errors", None)
+    return errors.count(interaction.id) if isinstance(errors, CallbackErrors) else 0
 
 
 class HandledElsewhere(Exception):
@@ -125,7 +142,7 @@ async def ack(interaction: discord.Interaction, *, private: bool = False, silent
         else:
             await interaction.response.defer(thinking=True, ephemeral=private)
     except discord.HTTPException as exc:
-        if exc.code == ALREADY_ACKNOWLEDGED and interaction.id in _SERVER_ERRORS:
+        if exc.code == ALREADY_ACKNOWLEDGED and _server_errors(interaction):
             # Our own first attempt got a 5xx yet went through: the acknowledgement is ours.
             log.warning("interaction %d: acknowledged by an attempt that got a server error", interaction.id)
             _acknowledged(interaction, update, private)
@@ -136,6 +153,8 @@ async def ack(interaction: discord.Interaction, *, private: bool = False, silent
         # Too late (10062) and the interaction is gone; otherwise the answer itself may still get through.
         if exc.code in GONE:
             interaction.extras[UNACKNOWLEDGED] = True
+        elif exc.status >= 500:
+            interaction.extras[ACK_UNSURE] = (update, private)  # see answer(): it may have gone through
         log.error("interaction %d: could not acknowledge: %s", interaction.id, exc)
         return
     _acknowledged(interaction, update, private)
@@ -163,14 +182,20 @@ async def answer(interaction: discord.Interaction, content: str | None = None, *
     if interaction.extras.get(UNACKNOWLEDGED) or (interaction.response.is_done() and interaction.is_expired()):
         return await _in_channel(interaction, content, private, kwargs, "token unusable")
     files = _keep_files(kwargs)
+    errors_before = _server_errors(interaction)
     try:
         return await _send(interaction, content, private, kwargs)
     except discord.HTTPException as exc:
         if exc.code == ALREADY_ACKNOWLEDGED and not interaction.response.is_done():
-            if interaction.id in _SERVER_ERRORS:
-                # Our answer got a 5xx yet went through (discord.py's retry met it): it was delivered.
+            if _server_errors(interaction) > errors_before:
+                # This answer got a 5xx yet went through (discord.py's retry met it): it was delivered.
                 interaction.response._response_type = discord.InteractionResponseType.channel_message
                 return None
+            unsure = interaction.extras.pop(ACK_UNSURE, None)
+            if unsure is not None:
+                # The acknowledgement that kept getting 5xx had gone through: answer as its follow-up.
+                _acknowledged(interaction, *unsure)
+                return await _send(interaction, content, private, _fresh(kwargs, files))
             _elsewhere(interaction)  # answered without acknowledging first, and another process was quicker
             return None
         if exc.code == MISSING_PERMISSIONS and not private:

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .ai import BotAI
-from .answers import HandledElsewhere, acknowledgement_trace
+from .answers import CallbackErrors, HandledElsewhere
 from .clock import Clock, SystemClock
 from .config import Settings
 from .present import MENTION_USERS, SORRY, refuse, reply_privately
@@ -51,13 +51,15 @@ class HexBot(commands.Bot):
                 client_options.setdefault("shard_ids", list(settings.shards.ids))
             else:  # one shard: a plain client identifies as [shard id, shard count]
                 client_options.setdefault("shard_id", settings.shards.ids[0])
+        #: 5xx answers to interaction callbacks, for telling our own acknowledgement from another process's
+        self.callback_errors = CallbackErrors()
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
             allowed_mentions=MENTION_USERS,
             tree_cls=HexTree,
-            http_trace=acknowledgement_trace(),
+            http_trace=self.callback_errors.trace(),
             **client_options,
         )
         self.settings = settings

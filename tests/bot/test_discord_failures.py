@@ -84,6 +84,20 @@ async def test_a_private_answer_after_an_acknowledgement_that_got_a_500_yet_went
     no_crash(caplog)
 
 
+async def test_an_acknowledgement_that_went_through_while_every_retry_got_a_5xx_is_still_followed_by_the_board(
+        harness, caplog):
+    w = harness.world
+    async with harness.running():
+        await harness.start_game(w.alice, w.bob, "hex", size=5, seat="first")
+        harness.fake.fail(CALLBACK, status=500, times=1, applied=True)
+        harness.fake.fail(CALLBACK, status=502, times=4)  # discord.py gives up after five attempts
+        r = await harness.fake.slash(w.alice, harness.channel, "move", action="c3", timeout=40)
+    assert [q.status for q in harness.fake.requests_to(CALLBACK)][-6:] == [500, 502, 502, 502, 502, 400]
+    assert not r.ephemeral and png_of(r)
+    assert actions(harness) == [(0, "c3")]
+    no_crash(caplog)
+
+
 async def test_429s_on_answers_follow_ups_and_uploads_are_waited_out(harness, caplog):
     w = harness.world
     fake = harness.fake
