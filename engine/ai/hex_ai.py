@@ -5,9 +5,13 @@ board has exactly one winner, so a random game's winner is the winner of a rando
 *fill* of the empty cells (the side to move gets the odd cell). The fill is made
 bridge-aware without playing move by move: before filling, every intact bridge
 (two stones of one colour with both common neighbours empty) and every edge
-template of row 2 gets one carrier cell for its owner and the other for the
-opponent, which is what a playout policy that always answers an intrusion into a
-bridge would give. Then the rest is filled at random and one flood fill decides.
+template with a pairing strategy (row 2, and the ziggurat of row 3) gets one cell
+of each carrier pair for its owner and the other for the opponent, which is what a
+playout policy that always answers an intrusion into a bridge or template would
+give. Where one colour's carrier meets the other's, a cell already given settles
+the pair (the owner keeps the other cell), so crossing bridges of both colours both
+hold, as they do when each side answers the other's intrusion. Then the rest is
+filled at random and one flood fill decides.
 
 Moves are cell indices, plus :data:`SWAP` for the pie rule.
 """
@@ -34,10 +38,10 @@ NO_KEY = 1023
 class HexTables:
     """Per-size shift tables for bridges and edge templates (bitboard form).
 
-    A pattern is ``(valid, partner, c1, c2)``: for a stone on ``p`` (a bit of
+    A bridge is ``(valid, partner, c1, c2)``: for a stone on ``p`` (a bit of
     ``valid``), its partner stone sits on ``p + partner`` and the two carrier cells on
-    ``p + c1`` and ``p + c2``. For edge templates ``partner`` is None (the edge is
-    the partner) and the pattern belongs to one colour.
+    ``p + c1`` and ``p + c2``. ``fill_patterns`` generalise this to several carrier
+    pairs, with the edge as the partner for edge templates (they belong to one colour).
     """
 
     def __init__(self, n: int) -> None:
@@ -54,17 +58,21 @@ class HexTables:
             (mask(lambda c, r: c <= n - 3 and r >= 1), 2 - n, 1, 1 - n),
             (mask(lambda c, r: c <= n - 2 and r >= 2), 1 - 2 * n, 1 - n, -n),
         )
-        # Edge templates of row 2, per colour: black (top, bottom), white (left, right).
-        self.edges = {
-            True: (
-                (mask(lambda c, r: r == 1 and c <= n - 2), -n, 1 - n),
-                (mask(lambda c, r: r == n - 2 and c >= 1), n - 1, n),
-            ),
-            False: (
-                (mask(lambda c, r: c == 1 and r <= n - 2), -1, n - 1),
-                (mask(lambda c, r: c == n - 2 and r >= 1), 1, 1 - n),
-            ),
-        }
+        # What a playout keeps connected, per colour (see ``playout``): each own bridge, and each
+        # edge template that has a pairing strategy (row 2, and the ziggurat of row 3 in its two
+        # mirror images), on both of the colour's edges. A pattern is (stones, partner, pairs):
+        # it applies at each own stone p of ``stones`` whose partner p + ``partner`` is own too
+        # (None: the edge is the partner) and whose carrier cells p + a, p + b (for each pair) are
+        # all empty; the owner then keeps one cell of each pair whatever the opponent does.
+        self.fill_patterns: dict[bool, tuple[tuple[int, int | None, tuple[tuple[int, int], ...]], ...]] = {}
+        for colour_black in (True, False):
+            pats: list[tuple[int, int | None, tuple[tuple[int, int], ...]]] = [
+                (valid, partner, ((c1, c2),)) for valid, partner, c1, c2 in self.bridges
+            ]
+            for edge in (0, 1):
+                for row, pairs in EDGE_TEMPLATES:
+                    pats.append(_edge_pattern(n, colour_black, edge, row, pairs))
+            self.fill_patterns[colour_black] = tuple(pats)
         # For each cell x: (d, pq) pairs where x and its neighbour d are the two carriers
         # of a bridge between the stones of ``pq`` (the common neighbours of x and d).
         saves: list[tuple[tuple[int, int], ...]] = []
@@ -84,6 +92,50 @@ class HexTables:
 def tables(n: int) -> HexTables:
     """The shared tables of an n×n board."""
     return HexTables(n)
+
+
+#: Edge templates with a pairing strategy, in a frame where the owner's edge is row 0:
+#: (the stone's row, pairs of carrier cells as (column, row) offsets from the stone). The owner
+#: connects to the edge with one cell of each pair, whichever (tests check every choice).
+EDGE_TEMPLATES: tuple[tuple[int, tuple[tuple[tuple[int, int], tuple[int, int]], ...]], ...] = (
+    # row 2: the two edge cells under the stone
+    (1, (((0, -1), (1, -1)),)),
+    # the ziggurat (template IIIa) and its mirror image
+    (2, (((-1, -1), (1, -1)), ((0, -1), (-1, 0)), ((-1, -2), (0, -2)), ((1, -2), (2, -2)))),
+    (2, (((2, -1), (0, -1)), ((1, -1), (1, 0)), ((3, -2), (2, -2)), ((1, -2), (0, -2)))),
+)
+
+
+def _edge_pattern(
+    n: int, vertical: bool, edge: int, row: int, pairs: tuple[tuple[tuple[int, int], tuple[int, int]], ...],
+) -> tuple[int, None, tuple[tuple[int, int], ...]]:
+    """A frame template placed on one edge of an n×n board, as a fill pattern (see ``HexTables``).
+
+    The frame's top row maps to Black's top (bottom: a 180° turn) or to White's left
+    (right) by a transposition; both keep the hex neighbourhood, and map a frame offset
+    to a constant bit shift.
+    """
+
+    def board(c: int, r: int) -> tuple[int, int]:
+        if edge:
+            c, r = n - 1 - c, n - 1 - r
+        return (c, r) if vertical else (r, c)
+
+    def inside(c: int, r: int) -> bool:
+        return 0 <= c < n and 0 <= r < n
+
+    valid = 0
+    for c in range(n):
+        if all(inside(c + dc, row + dr) for pair in pairs for dc, dr in pair):
+            bc, br = board(c, row)
+            valid |= 1 << (br * n + bc)
+
+    def shift(dc: int, dr: int) -> int:
+        bc, br = board(dc, dr)
+        oc, orow = board(0, 0)
+        return (bc - oc) + (br - orow) * n
+
+    return valid, None, tuple((shift(*a), shift(*b)) for a, b in pairs)
 
 
 def _shift(x: int, k: int) -> int:
@@ -308,32 +360,37 @@ class HexState:
         # Swap is never taken in playouts (it is a tree decision only).
         getrandbits = rng.getrandbits
         given_b = given_w = 0
-        taken = 0
-        for colour_black in (True, False):
+        # The side to move settles first where both colours want the same pair of cells.
+        for colour_black in (self.black_to_move, not self.black_to_move):
             stones = black if colour_black else white
-            # Own bridges with both carrier cells empty, then own edge templates: each pair of
-            # empty cells is shared out one to each side, so the fill keeps the connection.
-            patterns = [(valid & stones & _shift(stones, partner) & _shift(empty, c1) & _shift(empty, c2), c1, c2)
-                        for valid, partner, c1, c2 in t.bridges]
-            patterns += [(valid & stones & _shift(empty, c1) & _shift(empty, c2), c1, c2)
-                         for valid, c1, c2 in t.edges[colour_black]]
-            for p, c1, c2 in patterns:
-                while p:
-                    low = p & -p
-                    p ^= low
+            own, opp = (given_b, given_w) if colour_black else (given_w, given_b)
+            for valid, partner, pairs in t.fill_patterns[colour_black]:
+                m = valid & stones
+                if partner is not None and m:
+                    m &= _shift(stones, partner)
+                for a, b in pairs:
+                    if not m:
+                        break
+                    m &= _shift(empty, a) & _shift(empty, b)
+                while m:
+                    low = m & -m
+                    m ^= low
                     x = low.bit_length() - 1
-                    a, b = 1 << (x + c1), 1 << (x + c2)
-                    if (a | b) & taken:
-                        continue
-                    taken |= a | b
-                    if getrandbits(1):
-                        a, b = b, a
-                    if colour_black:
-                        given_b |= a
-                        given_w |= b
-                    else:
-                        given_w |= a
-                        given_b |= b
+                    for a, b in pairs:
+                        ab = (1 << (x + a)) | (1 << (x + b))
+                        if ab & own:
+                            continue  # the owner already has a cell of this pair
+                        free = ab & ~(own | opp)
+                        if free == ab:
+                            # Both free: one each, at random.
+                            keep = ab & -ab if getrandbits(1) else ab & (ab - 1)
+                            own |= keep
+                            opp |= ab ^ keep
+                        elif free:
+                            # The opponent was given the other cell: the owner answers with this one.
+                            own |= free
+            given_b, given_w = (own, opp) if colour_black else (opp, own)
+        taken = given_b | given_w
         rest = empty & ~taken
         free = rest.bit_count()
         # The side to move gets the odd cell of the whole fill.

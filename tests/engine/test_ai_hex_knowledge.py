@@ -116,6 +116,62 @@ def test_every_claimed_virtual_win_is_a_win(size, seed):
     assert claims >= 10
 
 
+# -- playouts -----------------------------------------------------------------------------
+def _state(g: HexGrid, black: int, white: int, black_to_move: bool) -> HexState:
+    state = HexState(hex_ai.tables(g.n))
+    state.black, state.white, state.black_to_move = black, white, black_to_move
+    state.player = 0 if black_to_move else 1
+    return state
+
+
+@pytest.mark.parametrize("n", [5, 9, 11])
+def test_every_edge_template_of_the_playouts_connects_whatever_the_split(n):
+    """Each edge pattern the playouts keep (row 2, the ziggurat and its mirror image, on all four
+    edges): the stone reaches its edge with one cell of each carrier pair, for every choice."""
+    t = hex_ai.tables(n)
+    g = t.g
+    placed = 0
+    for vertical in (True, False):
+        edges = (g.top, g.bottom) if vertical else (g.left, g.right)
+        for valid, partner, pairs in t.fill_patterns[vertical]:
+            if partner is not None:
+                continue
+            for x in [c for c in range(g.cells) if valid >> c & 1]:
+                placed += 1
+                cells = [(x + a, x + b) for a, b in pairs]
+                assert len({c for pair in cells for c in pair}) == 2 * len(cells)
+                for choice in range(1 << len(cells)):
+                    own = 1 << x | sum(1 << pair[choice >> j & 1] for j, pair in enumerate(cells))
+                    reach = g.component(own, 1 << x)
+                    assert reach & (edges[0] | edges[1]), (vertical, g.name(x), choice)
+    # row 2: n - 1 places per edge; each ziggurat: n - 2 (its width is 4 cells on the edge row)
+    assert placed == 2 * 2 * ((n - 1) + 2 * (n - 3))
+
+
+def test_playouts_keep_a_ziggurat_connected():
+    """Black's third-row stone c3 reaches the top only through its ziggurat, everything else
+    White's: every playout (White to move, so White intrudes first) is a Black win."""
+    g = grid(5)
+    black = _mask(g, "c3 c4 c5")
+    white = g.full & ~(black | _mask(g, "b1 c1 d1 e1 b2 c2 d2 b3"))
+    state = _state(g, black, white, black_to_move=False)
+    rng = random.Random(3)
+    assert all(state.playout(rng)[0] == 0 for _ in range(300))
+
+
+@pytest.mark.parametrize("black_to_move", [True, False])
+def test_crossing_bridges_of_both_colours_both_hold_in_playouts(black_to_move):
+    """Black's bridge d4-e5 (carriers e4, d5) and White's bridge c5-d6 (carriers d5, c6) share
+    d5: whoever gets d5, the other side answers with its second carrier, so in every playout
+    each side keeps one cell of its own pair."""
+    g = grid(9)
+    state = _state(g, _mask(g, "d4 e5"), _mask(g, "c5 d6"), black_to_move)
+    rng = random.Random(4)
+    for _ in range(300):
+        _, black, white = state.playout(rng)
+        assert black & _mask(g, "e4 d5") and white & _mask(g, "d5 c6")
+
+
 # -- mustplay and proven wins ------------------------------------------------------------
 def test_the_ai_answers_an_intrusion_into_the_ziggurat():
     """White played e2 inside Black's ziggurat: Black's one winning reply (by H-search) keeps it."""
