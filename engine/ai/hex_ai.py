@@ -84,6 +84,21 @@ class HexTables:
                     out.append((d, common))
             saves.append(tuple(out))
         self.saves = tuple(saves)
+        # The same for edge templates, per colour: for each cell x, (stone, rest, answer) for each
+        # template of that stone whose carrier holds x: when the opponent plays x and the rest of
+        # the carrier is empty, ``answer`` (x's partner in its carrier pair) keeps the template.
+        self.template_saves: dict[bool, tuple[tuple[tuple[int, int, int], ...], ...]] = {}
+        for colour_black in (True, False):
+            by_cell: list[list[tuple[int, int, int]]] = [[] for _ in cells]
+            for valid, partner, pairs in self.fill_patterns[colour_black]:
+                if partner is not None:
+                    continue
+                for p in bits(valid):
+                    carrier = sum((1 << (p + a)) | (1 << (p + b)) for a, b in pairs)
+                    for a, b in pairs:
+                        for x, answer in ((p + a, p + b), (p + b, p + a)):
+                            by_cell[x].append((p, carrier & ~(1 << x), answer))
+            self.template_saves[colour_black] = tuple(tuple(v) for v in by_cell)
         # Cells on the first and last rows and columns (rarely good early).
         self.rim = g.top | g.bottom | g.left | g.right
 
@@ -292,7 +307,8 @@ class HexState:
     def _priors(self, moves: list[int], mine: int, theirs: int, empty: int, vertical: bool) -> tuple[list[float], list[float]]:
         """Virtual AMAF playouts per move from local shape.
 
-        Favoured: answering an intrusion into one of the mover's bridges (by far),
+        Favoured: answering an intrusion into one of the mover's bridges or edge templates
+        (by far; the answer is the intruded cell's partner in its carrier pair),
         cells next to stones, cells that make a bridge with the mover's stones. Cells
         on the rim far from everything start a little lower.
         """
@@ -311,6 +327,9 @@ class HexState:
             for d, pq in t.saves[self.last]:
                 if mine & pq == pq and empty >> d & 1:
                     save |= 1 << d
+            for stone, rest, answer in t.template_saves[vertical][self.last]:
+                if mine >> stone & 1 and rest & empty == rest:
+                    save |= 1 << answer
         rim = t.rim & ~near
         prior_n = []
         prior_w = []

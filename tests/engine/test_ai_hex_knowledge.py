@@ -172,6 +172,16 @@ def test_crossing_bridges_of_both_colours_both_hold_in_playouts(black_to_move):
         assert black & _mask(g, "e4 d5") and white & _mask(g, "d5 c6")
 
 
+def test_the_answer_to_an_intrusion_into_a_ziggurat_gets_the_strongest_prior():
+    """White's d1 intrudes into Black's ziggurat of e3 (carrier pair d1-e1): e1 keeps it and is
+    the move the tree's priors favour most, like the answer to an intrusion into a bridge."""
+    pos = _replay(9, "e3 a5 e4 a6 e5 a7 e6 b5 e7 b6 e8 b7 e9 d1")
+    exp = HexState.from_position(pos).expand()
+    by_move = dict(zip(exp.moves, zip(exp.prior_n, exp.prior_w)))
+    answer = by_move.pop(pos.grid.parse("e1"))
+    assert all(answer[1] > w for _, w in by_move.values())
+
+
 # -- mustplay and proven wins ------------------------------------------------------------
 def test_the_ai_answers_an_intrusion_into_the_ziggurat():
     """White played e2 inside Black's ziggurat: Black's one winning reply (by H-search) keeps it."""
