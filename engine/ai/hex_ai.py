@@ -90,12 +90,12 @@ class HexTables:
         self.template_saves: dict[bool, tuple[tuple[tuple[int, int, int], ...], ...]] = {}
         for colour_black in (True, False):
             by_cell: list[list[tuple[int, int, int]]] = [[] for _ in cells]
-            for valid, partner, pairs in self.fill_patterns[colour_black]:
+            for valid, partner, shifts in self.fill_patterns[colour_black]:
                 if partner is not None:
                     continue
                 for p in bits(valid):
-                    carrier = sum((1 << (p + a)) | (1 << (p + b)) for a, b in pairs)
-                    for a, b in pairs:
+                    carrier = sum((1 << (p + a)) | (1 << (p + b)) for a, b in shifts)
+                    for a, b in shifts:
                         for x, answer in ((p + a, p + b), (p + b, p + a)):
                             by_cell[x].append((p, carrier & ~(1 << x), answer))
             self.template_saves[colour_black] = tuple(tuple(v) for v in by_cell)
