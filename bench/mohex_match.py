@@ -11,8 +11,8 @@ time MoHex spends outside its search clock (its connection analysis; its search
 itself never stops before 1 s, so 1 s rows still give it more: the table shows
 both sides' measured wall and CPU time per move). Each opening (Black's first
 stone, from a fixed list) is played twice, once with each colour for our AI.
-A MoHex crash (exit 139 after "Fillin caused win!") restarts it, replays the game
-so far and asks again; it repeats in the same position, so a second crash there
+A MoHex crash (exit 139 after "Fillin caused win!"), or a ``genmove`` it refuses
+to answer, restarts it, replays the game so far and asks again; it repeats in the same position, so a second crash there
 is answered by asking with MoHex's inferior-cell engine off for that one move, and
 a third ends the game, adjudicated by our virtual connections when they decide it
 (MoHex's log says its fill-in decided it), else not counted. The table counts the
@@ -89,7 +89,10 @@ class MoHex:
         self.start()
 
     def start(self) -> None:
-        """(Re)start the process with the fair settings."""
+        """(Re)start the process with the fair settings (a process still running is ended first)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
         self.proc = subprocess.Popen(
             [self.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
             cwd=str(Path(self.path).resolve().parent),
@@ -143,7 +146,12 @@ class MoHex:
         start_log = self.log.tell()
         cpu0 = self.cpu_seconds()
         t = time.perf_counter()
-        move = self.command(f"genmove {colour[0]}")
+        try:
+            move = self.command(f"genmove {colour[0]}")
+        except RuntimeError as refused:
+            # Seen once in 80 games, right after a game its crashes ended: "? illegal move:
+            # black invalid". Handled like a crash: restart, replay, ask again.
+            raise MoHexCrashed(str(refused)) from None
         wall = time.perf_counter() - t
         cpu = self.cpu_seconds() - cpu0
         self.log.seek(start_log)
