@@ -50,7 +50,8 @@ async def copy_database(source_url: str, target_url: str) -> CopyReport:
                     rows = await source.table_rows(table)
                     await target.insert_rows(table, rows)
                     report.rows[table] = len(rows)
-                await target.after_bulk_insert()
+                # Past every id the source ever gave out, not only those still stored.
+                await target.after_bulk_insert(await source.id_high_water())
             await _verify(source, target, report)
             return report
         finally:

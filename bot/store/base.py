@@ -110,8 +110,14 @@ class Store(abc.ABC):
         """Insert rows as they are, ids included (inside a transaction)."""
 
     @abc.abstractmethod
-    async def after_bulk_insert(self) -> None:
-        """Move id counters past the ids inserted by :meth:`insert_rows` (inside a transaction)."""
+    async def id_high_water(self) -> dict[str, int]:
+        """The largest id each counted table has ever handed out (deleted rows included), by table."""
+
+    @abc.abstractmethod
+    async def after_bulk_insert(self, high_water: dict[str, int] | None = None) -> None:
+        """Move id counters past the ids inserted by :meth:`insert_rows`, and past ``high_water``
+        (the source's :meth:`id_high_water`: ids are never reused, e.g. a timer's, which names
+        its messages' nonces) (inside a transaction)."""
 
     # -- meta ----------------------------------------------------------------------
     @abc.abstractmethod

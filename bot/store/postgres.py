@@ -212,12 +212,23 @@ class PostgresStore(Store):
                          for c in columns) for row in rows]
         await conn.executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', records)
 
-    async def after_bulk_insert(self) -> None:
-        """Move every identity counter past the largest id inserted."""
+    async def id_high_water(self) -> dict[str, int]:
+        """The largest id each identity has handed out (its sequence's last value, or the largest row)."""
+        out = {}
+        for table in ("challenges", "games", "takebacks", "timers"):
+            out[table] = await self._val(
+                f"SELECT GREATEST(COALESCE(pg_sequence_last_value(pg_get_serial_sequence('{table}', 'id')::regclass), 0),"
+                f" COALESCE((SELECT MAX(id) FROM {table}), 0))"
+            )
+        return out
+
+    async def after_bulk_insert(self, high_water: dict[str, int] | None = None) -> None:
+        """Move every identity counter past the largest id inserted and past ``high_water``."""
         for table in ("challenges", "games", "takebacks", "timers"):
             await self._val(
-                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE((SELECT MAX(id) FROM {table}), 0) + 1,"
-                " false)"
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                f" GREATEST(COALESCE((SELECT MAX(id) FROM {table}), 0), $1) + 1, false)",
+                (high_water or {}).get(table, 0),
             )
 
     # -- meta ----------------------------------------------------------------------

@@ -256,8 +256,22 @@ class SQLiteStore(Store):
             marks = ", ".join("?" * len(row))
             await self._run(f'INSERT INTO "{check_table(table)}" ({names}) VALUES ({marks})', tuple(row.values()))
 
-    async def after_bulk_insert(self) -> None:
-        pass  # AUTOINCREMENT's counter already moved past every id inserted
+    async def id_high_water(self) -> dict[str, int]:
+        # AUTOINCREMENT tables remember their largest id; the others reuse only a deleted top rowid.
+        counted: dict[str, int] = {r[0]: r[1] for r in await self._all("SELECT name, seq FROM sqlite_sequence")}
+        out = {}
+        for table in ("challenges", "games", "takebacks", "timers"):
+            rows = await self._all(f"SELECT COALESCE(MAX(id), 0) FROM {table}")
+            out[table] = max(int(rows[0][0]), counted.get(table, 0))
+        return out
+
+    async def after_bulk_insert(self, high_water: dict[str, int] | None = None) -> None:
+        # AUTOINCREMENT's counter already moved past every id inserted; a higher mark is raised to.
+        # (Only timers count with AUTOINCREMENT: the other tables never delete rows.)
+        top = (high_water or {}).get("timers", 0)
+        await self._run("UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = 'timers'", (top,))
+        await self._run("INSERT INTO sqlite_sequence (name, seq) SELECT 'timers', ?"
+                        " WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'timers')", (top,))
 
     # -- meta ----------------------------------------------------------------------
     async def get_meta(self, key: str) -> str | None:

@@ -113,6 +113,25 @@ async def test_copy_db_moves_a_sqlite_server_to_postgres_and_the_games_go_on(fak
     assert len(ids) == len(set(ids)) == 3  # the new game got a fresh id, past the copied ones
 
 
+async def test_copy_db_never_hands_out_a_timer_id_the_source_had_already_used(tmp_path, pg_url):
+    sqlite_url = f"sqlite:///{tmp_path / 'a.sqlite3'}"
+    source = await Store.open(sqlite_url)
+    async with source.transaction():
+        kept = await source.add_timer(10.0, "reminder", 1)
+        top = await source.add_timer(10.0, "reminder", 2)
+        await source.delete_timer(top)  # its id named nonces that Discord may still remember
+    await source.close()
+    done = run_bot_command("copy-db", sqlite_url, pg_url)
+    assert done.returncode == 0, done.stderr
+    target = await Store.open(pg_url)
+    try:
+        async with target.transaction():
+            new = await target.add_timer(20.0, "reminder", 3)
+    finally:
+        await target.close()
+    assert kept < top < new
+
+
 async def test_copy_db_refuses_a_target_that_has_data(tmp_path, pg_url):
     sqlite_url = f"sqlite:///{tmp_path / 'a.sqlite3'}"
     assert run_bot_command("migrate", sqlite_url).returncode == 0

@@ -222,6 +222,29 @@ async def test_ending_a_things_timers_keeps_the_one_a_driver_is_running(store):
     assert [(t.id, t.kind, t.claimed_by) for t in left] == [(claimed.id, "reminder", "driver-a")]
 
 
+async def test_the_id_high_water_mark_counts_deleted_ids(store):
+    async with store.transaction():
+        first = await store.add_timer(5.0, "a", 1)
+        top = await store.add_timer(6.0, "a", 2)
+        await store.delete_timer(top)
+    assert (await store.id_high_water())["timers"] == top > first
+
+
+async def test_after_a_bulk_insert_new_ids_start_past_the_given_high_water_mark(store):
+    async with store.transaction():
+        await store.insert_rows("timers", [{"id": 3, "due_at": 1.0, "kind": "a", "ref_id": 1, "payload": "{}"}])
+        await store.after_bulk_insert({"timers": 40})
+        new = await store.add_timer(2.0, "a", 2)
+    assert new == 41
+
+
+async def test_a_high_water_mark_counts_even_when_no_row_was_copied(store):
+    async with store.transaction():
+        await store.after_bulk_insert({"timers": 40})
+        new = await store.add_timer(2.0, "a", 2)
+    assert new == 41
+
+
 async def test_replacing_timers_outside_a_transaction_is_refused(store):
     with pytest.raises(RuntimeError):
         await store.replace_timers(1, ("abandon",), [(1.0, "abandon", "{}")])
