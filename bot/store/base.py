@@ -30,6 +30,8 @@ from .rows import ChallengeRow, GameRow, GuildSettings, RatingRow, TakebackRow, 
 #: every table of the bot, parents before the rows that refer to them
 TABLES = ("challenges", "games", "actions", "takebacks", "ratings", "rating_changes", "timers", "meta",
           "players", "guild_settings", "notify")
+#: the tables whose ids come from a counter (identity / rowid), which a copy must carry on past
+COUNTED_TABLES = ("challenges", "games", "takebacks", "timers")
 
 
 def storable_name(name: str) -> str:

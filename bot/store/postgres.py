@@ -23,7 +23,7 @@ import asyncpg
 
 from ..migrations import packaged
 from ..shards import ShardPlan
-from .base import Conflict, Store, check_table, storable_name
+from .base import COUNTED_TABLES, Conflict, Store, check_table, storable_name
 from .rows import ChallengeRow, GameRow, GuildSettings, RatingRow, TakebackRow, TimerRow
 
 log = logging.getLogger(__name__)
@@ -215,7 +215,7 @@ class PostgresStore(Store):
     async def id_high_water(self) -> dict[str, int]:
         """The largest id each identity has handed out (its sequence's last value, or the largest row)."""
         out = {}
-        for table in ("challenges", "games", "takebacks", "timers"):
+        for table in COUNTED_TABLES:
             out[table] = await self._val(
                 f"SELECT GREATEST(COALESCE(pg_sequence_last_value(pg_get_serial_sequence('{table}', 'id')::regclass), 0),"
                 f" COALESCE((SELECT MAX(id) FROM {table}), 0))"
@@ -224,7 +224,7 @@ class PostgresStore(Store):
 
     async def after_bulk_insert(self, high_water: dict[str, int] | None = None) -> None:
         """Move every identity counter past the largest id inserted and past ``high_water``."""
-        for table in ("challenges", "games", "takebacks", "timers"):
+        for table in COUNTED_TABLES:
             await self._val(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                 f" GREATEST(COALESCE((SELECT MAX(id) FROM {table}), 0), $1) + 1, false)",

@@ -24,7 +24,7 @@ import aiosqlite
 
 from ..migrations import packaged
 from ..shards import ShardPlan
-from .base import Conflict, Store, check_table, storable_name
+from .base import COUNTED_TABLES, Conflict, Store, check_table, storable_name
 from .rows import ChallengeRow, GameRow, GuildSettings, RatingRow, TakebackRow, TimerRow
 
 log = logging.getLogger(__name__)
@@ -260,7 +260,7 @@ class SQLiteStore(Store):
         # AUTOINCREMENT tables remember their largest id; the others reuse only a deleted top rowid.
         counted: dict[str, int] = {r[0]: r[1] for r in await self._all("SELECT name, seq FROM sqlite_sequence")}
         out = {}
-        for table in ("challenges", "games", "takebacks", "timers"):
+        for table in COUNTED_TABLES:
             rows = await self._all(f"SELECT COALESCE(MAX(id), 0) FROM {table}")
             out[table] = max(int(rows[0][0]), counted.get(table, 0))
         return out
