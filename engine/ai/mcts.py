@@ -87,19 +87,25 @@ class Params:
     ``expand_at``: a child gets its own node (and its expansion checks) once it has
     been visited that many times; before, its visits are plain playouts;
     ``refine_at``: a node below the root that reaches that many visits asks the state's
-    optional ``refine()`` for costlier knowledge (0: never; see :meth:`Search._refine`)."""
+    optional ``refine()`` for costlier knowledge (0: never; see :meth:`Search._refine`);
+    ``bias``: the progressive-bias constant: the root, and each node below it that
+    reaches ``policy_at`` visits, asks the state's optional ``policy(moves)`` for move
+    probabilities p, and selection adds ``bias·p/sqrt(n + 1)`` to a child's score (as
+    MoHex does, whose "knowledge threshold" is the same idea; 0: off)."""
 
     rave_k: float = 0.002
     explore: float = 0.0
     leaf_playouts: int = 1
     expand_at: int = 1
     refine_at: int = 0
+    bias: float = 0.0
+    policy_at: int = 0
 
 
 class Node:
     """A tree node: the mover's seat and, per child, move, AMAF key, stats and node."""
 
-    __slots__ = ("player", "moves", "keys", "children", "n", "w", "rn", "rw", "visits", "proven", "dropped")
+    __slots__ = ("player", "moves", "keys", "children", "n", "w", "rn", "rw", "visits", "proven", "dropped", "bias")
 
     def __init__(self, player: int, exp: Expansion) -> None:
         self.player = player
@@ -116,6 +122,8 @@ class Node:
         # (visits, move) of children dropped as proven losses: the fallback when every
         # move loses (the root must still answer something, preferably a stubborn one).
         self.dropped: list[tuple[int, int]] = []
+        #: per child, the progressive-bias constant times its policy probability (None: no policy yet)
+        self.bias: list[float] | None = None
 
     def best_index(self) -> int:
         """The most visited child (wins break ties); a proven win comes first."""
@@ -128,6 +136,14 @@ class Node:
             if key > best:
                 best, bi = key, i
         return bi
+
+    def drop(self, i: int) -> None:
+        """Remove child ``i`` (a proven loss), remembering its visits for the fallback."""
+        self.dropped.append((self.n[i], self.moves[i]))
+        for arr in (self.moves, self.keys, self.children, self.n, self.w, self.rn, self.rw):
+            arr.pop(i)
+        if self.bias is not None:
+            self.bias.pop(i)
 
     def child_for(self, move: int) -> Node | None:
         """The child reached by ``move`` (None if never visited or dropped)."""
@@ -150,6 +166,17 @@ def _select(node: Node, k: float, explore: float) -> int:
     """
     n, w, rn, rw = node.n, node.w, node.rn, node.rw
     best, bi = -1.0, 0
+    if node.bias is not None:
+        inv = _INV_SQRT
+        if node.visits >= len(inv):
+            inv.extend(1.0 / math.sqrt(i + 1) for i in range(len(inv), 2 * node.visits + 1))
+        c = explore * math.sqrt(math.log(node.visits + 1))
+        for i, ni, wi, ri, rwi, bi_ in zip(range(len(n)), n, w, rn, rw, node.bias):
+            f = 1.0 + k * ri
+            s = (wi * f + rwi) / (ri + ni * f) + (c + bi_) * inv[ni]
+            if s > best:
+                best, bi = s, i
+        return bi
     if explore:
         inv = _INV_SQRT
         if node.visits >= len(inv):
@@ -178,6 +205,8 @@ class Search:
         self.params = params
         self.root = Node(root.player, root.expand())
         self.iterations = 0
+        if params.bias and not self.root.proven:
+            self._add_policy(self.root, root, params.bias)
 
     def run(self, iterations: int | None = None, deadline: float | None = None, check_every: int = 16) -> int:
         """Search until ``iterations`` more iterations or ``time.perf_counter() >= deadline``.
@@ -201,12 +230,16 @@ class Search:
         k, explore = self.params.rave_k, self.params.explore
         expand_at = self.params.expand_at
         refine_at = self.params.refine_at
+        bias, policy_at = self.params.bias, self.params.policy_at
         state = self.root_state.copy()
         node = self.root
         path: list[tuple[Node, int]] = []
         while True:
-            if refine_at and node.visits == refine_at and path:
-                self._refine(node, state)
+            if path:
+                if refine_at and node.visits == refine_at:
+                    self._refine(node, state)
+                if node.visits == policy_at and bias and node.proven is None:
+                    self._add_policy(node, state, bias)
             if node.proven is not None:
                 proven = node.proven
                 break
@@ -241,6 +274,14 @@ class Search:
         self._solve(path)
 
     @staticmethod
+    def _add_policy(node: Node, state: SearchState, bias: float) -> None:
+        """Give ``node`` the state's move probabilities as progressive bias, if the state has a policy."""
+        policy = getattr(state, "policy", None)
+        if policy is None or not node.moves:
+            return
+        node.bias = [bias * p for p in policy(node.moves)]
+
+    @staticmethod
     def _refine(node: Node, state: SearchState) -> None:
         """Costly knowledge for a node that proved worth it: ``state.refine()`` returns
         ``(proven seat or None, moves that may still be good or None)``; the other moves
@@ -256,9 +297,7 @@ class Search:
             return
         for i in reversed(range(len(node.moves))):
             if node.moves[i] not in allowed:
-                node.dropped.append((node.n[i], node.moves[i]))
-                for arr in (node.moves, node.keys, node.children, node.n, node.w, node.rn, node.rw):
-                    arr.pop(i)
+                node.drop(i)
         if not node.moves:
             node.proven = 1 - node.player
 
@@ -292,9 +331,7 @@ class Search:
                 node.proven = node.player
                 continue
             # A proven loss: drop the child so selection never spends time on it.
-            node.dropped.append((node.n[i], node.moves[i]))
-            for arr in (node.moves, node.keys, node.children, node.n, node.w, node.rn, node.rw):
-                arr.pop(i)
+            node.drop(i)
             if node.moves:
                 return
             node.proven = 1 - node.player

@@ -1,0 +1,88 @@
+"""The game-independent search: progressive bias from a state's policy."""
+
+from __future__ import annotations
+
+import random
+
+from engine.ai.mcts import Expansion, Node, Params, Search
+
+NO_KEY = 1023
+
+
+class CoinFlip:
+    """A one-move game of three equal moves whose result is a coin flip; its policy favours move 2."""
+
+    def __init__(self) -> None:
+        self.player = 0
+        self.winner: int | None = None
+        self.moved = False
+
+    def copy(self) -> CoinFlip:
+        c = CoinFlip()
+        c.moved = self.moved
+        return c
+
+    def expand(self) -> Expansion:
+        if self.moved:
+            return Expansion([], [], [], [], None)
+        return Expansion([0, 1, 2], [NO_KEY] * 3, [1.0] * 3, [0.5] * 3)
+
+    def play(self, move: int) -> None:
+        self.moved = True
+        self.player = 1
+
+    def playout(self, rng: random.Random) -> tuple[int, int, int]:
+        return rng.randrange(2), 0, 0
+
+    def policy(self, moves: list[int]) -> list[float]:
+        return [0.8 if m == 2 else 0.1 for m in moves]
+
+
+def test_progressive_bias_sends_most_early_visits_to_the_policys_favourite():
+    search = Search(CoinFlip(), random.Random(1), Params(explore=0.2, bias=2.0))
+    search.run(60)
+    n = search.root.n
+    assert n[2] > n[0] + n[1]
+
+
+def test_without_bias_the_policy_is_not_asked():
+    search = Search(CoinFlip(), random.Random(1), Params(explore=0.2))
+    assert search.root.bias is None
+
+
+def test_dropping_a_child_keeps_the_bias_with_its_move():
+    node = Node(0, Expansion([5, 6, 7], [NO_KEY] * 3, [1.0] * 3, [0.5] * 3))
+    node.bias = [0.1, 0.2, 0.3]
+    node.drop(1)
+    assert (node.moves, node.bias) == ([5, 7], [0.1, 0.3])
+
+
+class TwoCoinFlips(CoinFlip):
+    """Two moves each, then a coin flip: the root's children are nodes of their own."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0
+
+    def copy(self) -> TwoCoinFlips:
+        c = TwoCoinFlips()
+        c.depth, c.player = self.depth, self.player
+        return c
+
+    def expand(self) -> Expansion:
+        if self.depth == 2:
+            return Expansion([], [], [], [], None)
+        return Expansion([0, 1, 2], [NO_KEY] * 3, [1.0] * 3, [0.5] * 3)
+
+    def play(self, move: int) -> None:
+        self.depth += 1
+        self.player ^= 1
+
+
+def test_a_node_below_the_root_gets_its_policy_when_it_reaches_policy_at_visits():
+    search = Search(TwoCoinFlips(), random.Random(2), Params(explore=0.2, bias=2.0, policy_at=10))
+    search.run(200)
+    children = [c for c in search.root.children if c is not None]
+    assert any(c.visits >= 10 for c in children)
+    for child in children:
+        assert (child.bias is not None) == (child.visits >= 10)
