@@ -26,6 +26,7 @@ from ..geometry import HexGrid, bits, grid
 from ..hex import Hex
 from .hex_inferior import dead_once
 from .hex_ladder import hopeless_pushes
+from .hex_patterns import Features, around, features, probabilities, score
 from .hex_vc import RootAnalysis, analyse
 from .mcts import Expansion, Params, Search
 
@@ -322,14 +323,7 @@ class HexState:
             bridge |= valid & _shift(mine, partner) & carriers
             bridge |= _shift(valid & mine & carriers, -partner)
         bridge &= empty
-        save = 0
-        if self.last >= 0:
-            for d, pq in t.saves[self.last]:
-                if mine & pq == pq and empty >> d & 1:
-                    save |= 1 << d
-            for stone, rest, answer in t.template_saves[vertical][self.last]:
-                if mine >> stone & 1 and rest & empty == rest:
-                    save |= 1 << answer
+        save = self._saves(mine, empty, vertical)
         rim = t.rim & ~near
         prior_n = []
         prior_w = []
@@ -348,6 +342,47 @@ class HexState:
             prior_n.append(20.0)
             prior_w.append(20.0 * v)
         return prior_n, prior_w
+
+    def _saves(self, mine: int, empty: int, vertical: bool) -> int:
+        """The cells that answer the last move's intrusion into one of the mover's bridges or edge templates."""
+        save = 0
+        if self.last >= 0:
+            t = self.t
+            for d, pq in t.saves[self.last]:
+                if mine & pq == pq and empty >> d & 1:
+                    save |= 1 << d
+            for stone, rest, answer in t.template_saves[vertical][self.last]:
+                if mine >> stone & 1 and rest & empty == rest:
+                    save |= 1 << answer
+        return save
+
+    def move_features(self, moves: list[int]) -> list[Features]:
+        """The learned priors' features of each move (see :mod:`engine.ai.hex_patterns`); not for swap."""
+        vertical = self.black_to_move
+        mine, theirs = (self.black, self.white) if vertical else (self.white, self.black)
+        empty = self.t.g.full & ~(mine | theirs)
+        save = self._saves(mine, empty, vertical)
+        ar = around(self.t.g.n, vertical)
+        return [features(ar, c, mine, theirs, self.last, bool(save >> c & 1)) for c in moves]
+
+    def policy(self, moves: list[int]) -> list[float]:
+        """The learned probability of each move (swap, never scored, gets the average move's score).
+
+        The answer to an intrusion into a bridge or edge template ranks first whatever the
+        weights say: MoHex's self-play rarely intrudes (it is pointless against a program
+        that answers), so the data says little there, and Hex theory says it all.
+        """
+        cells = [m for m in moves if m != SWAP]
+        feats = self.move_features(cells)
+        scores = [score(f) for f in feats]
+        if any(f[4] for f in feats):
+            top = max(scores) + SAVE_MARGIN
+            scores = [max(s, top) if f[4] else s for s, f in zip(scores, feats)]
+        if len(cells) < len(moves):
+            mean = sum(scores) / len(scores) if scores else 0.0
+            it = iter(scores)
+            scores = [mean if m == SWAP else next(it) for m in moves]
+        return probabilities(scores)
 
     def refine(self) -> tuple[int | None, set[int] | None]:
         """Virtual connections for a node the search visits often (see ``Search._refine``):
@@ -450,10 +485,12 @@ def _random_subset(cells: int, size: int, k: int, rng: random.Random) -> int:
     return out
 
 
+#: how far above every other move's learned score an intrusion's answer is put (e: about 2.7× as likely)
+SAVE_MARGIN = 1.0
 #: H-search work limit inside the tree (the root gets the default, larger one)
 REFINE_WORK = 60_000
 #: search parameters tuned for Hex; nodes visited ``refine_at`` times get an H-search
-PARAMS = Params(rave_k=0.002, explore=0.2, refine_at=50)
+PARAMS = Params(rave_k=0.002, explore=0.2, refine_at=50, bias=2.5, policy_at=50)
 
 
 @dataclass(slots=True)

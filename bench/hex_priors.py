@@ -1,0 +1,287 @@
+"""Learn the Hex search's move priors from MoHex's choices, and write them into the engine.
+
+Two steps, both run by hand (MoHex is a measuring tool, never a dependency):
+
+``python bench/hex_priors.py selfplay --mohex PATH --games N --out FILE.jsonl --seed S``
+    MoHex 2.0 plays itself on 9×9 from openings of two random stones, one thread,
+    ``max_games`` playouts a move. Each game is one JSON line: its moves, and for each
+    whether MoHex *searched* for it (its log says "must search state" and its solver
+    did not find a win): only searched moves teach shape; once a side's connections
+    decide the game, MoHex's choice among winning (or losing) moves says little.
+
+``python bench/hex_priors.py train DATA.jsonl... [--out engine/ai/hex_prior_weights.py]``
+    Fits the weights of :mod:`engine.ai.hex_patterns` features (a conditional logit:
+    the probability of a move is its exp(score) over all legal moves' exp(scores))
+    on the searched moves, holds 10% of the games out, prints top-1/top-3 agreement
+    with MoHex on them for the learned model and for the old hand-written priors,
+    and writes the weights as a Python module (the engine does no I/O).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.append(str(Path(__file__).resolve().parent))
+
+import numpy as np  # noqa: E402
+
+from engine.geometry import grid  # noqa: E402
+
+
+def selfplay(path: str, games: int, out: str, seed: int, playouts: int, size: int = 9) -> None:
+    """MoHex against itself; one JSON line per game appended to ``out``."""
+    import mohex_match as mm
+
+    rng = random.Random(seed)
+    g = grid(size)
+    mohex = mm.MoHex(path, size)
+    mohex.command(f"param_mohex max_games {playouts}")
+    mohex.command("param_mohex max_time 30")
+    try:
+        with open(out, "a") as f:
+            for i in range(games):
+                t0 = time.perf_counter()
+                cells = [g.name(c) for c in range(size * size)]
+                moves = rng.sample(cells, 2)
+                searched = [False, False]
+                mohex.command("clear_board")
+                for j, m in enumerate(moves):
+                    mohex.command(f"play {'bw'[j % 2]} {m}")
+                while True:
+                    colour = "bw"[len(moves) % 2]
+                    mohex.log.seek(0, 2)
+                    start = mohex.log.tell()
+                    try:
+                        move = mohex.command(f"genmove {colour}").lower()
+                    except (mm.MoHexCrashed, RuntimeError):
+                        mohex.start()
+                        mohex.command(f"param_mohex max_games {playouts}")
+                        mohex.command("param_mohex max_time 30")
+                        break
+                    mohex.log.seek(start)
+                    text = mohex.log.read().decode(errors="replace")
+                    if move == "resign" or move == "swap-pieces":
+                        break
+                    moves.append(move)
+                    searched.append("must search state" in text and "Winning sequence found" not in text)
+                    over = mohex.command("final_score") if len(moves) >= 2 * size - 1 else ""
+                    if over and over[0] in "BW":
+                        break
+                    if len(moves) == size * size:
+                        break
+                f.write(json.dumps({"size": size, "moves": moves, "searched": searched}) + "\n")
+                f.flush()
+                print(f"game {i}: {len(moves)} moves, {sum(searched)} searched, "
+                      f"{time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+    finally:
+        mohex.close()
+
+
+def main() -> None:
+    """Command line: ``selfplay`` or ``train``."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("selfplay")
+    s.add_argument("--mohex", required=True)
+    s.add_argument("--games", type=int, default=100)
+    s.add_argument("--out", required=True)
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--playouts", type=int, default=5000)
+    t = sub.add_parser("train")
+    t.add_argument("data", nargs="+")
+    t.add_argument("--test", nargs="*", default=[], help="games never trained on, reported on after the final fit")
+    t.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "engine/ai/hex_prior_weights.py"))
+    a = p.parse_args()
+    if a.cmd == "selfplay":
+        selfplay(a.mohex, a.games, a.out, a.seed, a.playouts)
+    else:
+        train(a.data, a.out, a.test)
+
+
+#: a shape weighs only when it was offered this many times in the training data (rarer ones
+#: fall back to their six-neighbour ``near`` code)
+MIN_SHAPE = 5
+#: L2 penalty per weight, per training position
+L2 = 1e-4
+
+
+def load(paths: list[str]) -> list[tuple[list[str], list[bool]]]:
+    """Games as (moves, searched) from self-play JSON lines and from ``bench/mohex_match.py`` pickles
+    (``{"records": [(i, moves)], "games": [(i, Game)]}``: MoHex's moves before it proved the game count)."""
+    import pickle
+
+    games: list[tuple[list[str], list[bool]]] = []
+    for path in paths:
+        if path.endswith(".pkl"):
+            with open(path, "rb") as f:
+                d = pickle.load(f)
+            for (_, moves), (_, g) in zip(d["records"], d["games"]):
+                stop = g.mohex_proof or len(moves) + 1
+                mohex_parity = 0 if g.ours == "white" else 1
+                games.append((list(moves), [k % 2 == mohex_parity and k + 1 < stop for k in range(len(moves))]))
+        else:
+            with open(path) as f:
+                for line in f:
+                    r = json.loads(line)
+                    games.append((r["moves"], r["searched"]))
+    return games
+
+
+def examples(games: list[tuple[list[str], list[bool]]], size: int = 9):
+    """Per searched move: (features of every empty cell, index of the move played, old priors' values)."""
+    from engine.ai.hex_ai import HexState, tables
+
+    g = grid(size)
+    out = []
+    for moves, searched in games:
+        s = HexState(tables(size))
+        for k, (m, learn) in enumerate(zip(moves, searched)):
+            cell = g.parse(m)
+            if learn and k > 0:
+                empty = g.full & ~(s.black | s.white)
+                cells = [c for c in range(size * size) if empty >> c & 1]
+                feats = s.move_features(cells)
+                vertical = s.black_to_move
+                mine, theirs = (s.black, s.white) if vertical else (s.white, s.black)
+                pn, pw = s._priors(cells, mine, theirs, empty, vertical)
+                out.append((feats, cells.index(cell), [w / n for n, w in zip(pn, pw)]))
+            s.play(cell)
+    return out
+
+
+class Index:
+    """Feature ids: 0 = no feature (weight fixed at 0), then shapes, near codes, rows, last, save."""
+
+    def __init__(self, train_set) -> None:
+        from collections import Counter
+
+        shapes = Counter(f[0] for feats, _, _ in train_set for f in feats)
+        self.shape = {c: 1 + i for i, c in enumerate(sorted(c for c, k in shapes.items() if k >= MIN_SHAPE))}
+        base = 1 + len(self.shape)
+        nears = sorted({f[1] for feats, _, _ in train_set for f in feats})
+        self.near = {c: base + i for i, c in enumerate(nears)}
+        self.rows = base + len(self.near)
+        self.last = self.rows + 25
+        self.save = self.last + 4
+        self.size = self.save + 1
+
+    def ids(self, f) -> list[int]:
+        """The five ids of one move's features."""
+        shape, near, rows, last, save = f
+        return [self.shape.get(shape, 0), self.near.get(near, 0), self.rows + rows, self.last + last,
+                self.save if save else 0]
+
+
+def _arrays(ex, index: Index):
+    ids = np.array([index.ids(f) for feats, _, _ in ex for f in feats], dtype=np.int64)
+    counts = np.array([len(feats) for feats, _, _ in ex])
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    target = starts + np.array([t for _, t, _ in ex])
+    return ids, counts, starts, target
+
+
+def _probs(theta, ids, counts, starts):
+    s = theta[ids].sum(axis=1)
+    top = np.repeat(np.maximum.reduceat(s, starts), counts)
+    e = np.exp(s - top)
+    z = np.repeat(np.add.reduceat(e, starts), counts)
+    return e / z
+
+
+def fit(ex, index: Index, steps: int = 400, lr: float = 0.05):
+    """Adam on the conditional-logit log likelihood with an L2 penalty."""
+    ids, counts, starts, target = _arrays(ex, index)
+    theta = np.zeros(index.size)
+    m = np.zeros_like(theta)
+    v = np.zeros_like(theta)
+    n = len(ex)
+    for step in range(1, steps + 1):
+        p = _probs(theta, ids, counts, starts)
+        g = p.copy()
+        g[target] -= 1.0
+        grad = np.bincount(ids.ravel(), weights=np.repeat(g, ids.shape[1]), minlength=index.size) / n
+        grad += 2 * L2 * theta
+        grad[0] = 0.0
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad * grad
+        theta -= lr * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+        if step % 100 == 0:
+            nll = -np.log(p[target]).mean()
+            print(f"step {step}: train log loss {nll:.4f}", file=sys.stderr, flush=True)
+    return theta
+
+
+def evaluate(ex, index: Index, theta) -> dict[str, float]:
+    """Agreement with MoHex on ``ex``: top-1 and top-3 for the model and top-1 for the old priors
+    (ties among the old priors' best count as a uniform choice among them)."""
+    ids, counts, starts, target = _arrays(ex, index)
+    p = _probs(theta, ids, counts, starts)
+    top1 = top3 = old1 = 0.0
+    for (_, t, old), st, c in zip(ex, starts, counts):
+        mine = p[st:st + c]
+        rank = int((mine > mine[t]).sum())
+        top1 += rank == 0
+        top3 += rank < 3
+        best = max(old)
+        ties = [i for i, x in enumerate(old) if x == best]
+        old1 += (t in ties) / len(ties)
+    n = len(ex)
+    return {"positions": n, "top1": top1 / n, "top3": top3 / n, "old_top1": old1 / n,
+            "log_loss": float(-np.log(p[target]).mean())}
+
+
+def train(data: list[str], out: str, test: list[str]) -> None:
+    """Fit on 90% of the games, report on the other 10%, refit on all, report on ``test`` (games
+    kept apart for comparing searches too) and write the weights module."""
+    games = load(data)
+    rng = random.Random(0)
+    rng.shuffle(games)
+    held = len(games) // 10
+    test_ex, train_ex = examples(games[:held]), examples(games[held:])
+    print(f"{len(games)} games: {len(train_ex)} training positions, {len(test_ex)} held out", file=sys.stderr)
+    index = Index(train_ex)
+    theta = fit(train_ex, index)
+    print("held out:", evaluate(test_ex, index, theta), file=sys.stderr)
+    print("training:", evaluate(train_ex, index, theta), file=sys.stderr)
+    all_ex = train_ex + test_ex
+    index = Index(all_ex)
+    theta = fit(all_ex, index)
+    if test:
+        print("test games:", evaluate(examples(load(test)), index, theta), file=sys.stderr)
+    write(out, index, theta, len(games), len(all_ex))
+
+
+def write(out: str, index: Index, theta, games: int, positions: int) -> None:
+    """The weights as a Python module (rounded; zero weights left out)."""
+
+    def r(x: float) -> float:
+        return round(float(x), 4)
+
+    shape = {c: r(theta[i]) for c, i in index.shape.items() if r(theta[i])}
+    near = {c: r(theta[i]) for c, i in index.near.items() if r(theta[i])}
+    lines = [
+        '"""Weights of :mod:`engine.ai.hex_patterns`\' features, fitted by ``bench/hex_priors.py train``',
+        f"on {positions} MoHex 2.0 moves from {games} games. Generated: do not edit by hand.\"\"\"",
+        "",
+        "# fmt: off",
+        "SHAPE: dict[int, float] = {",
+    ]
+    lines += [f"    {c}: {w}," for c, w in sorted(shape.items())]
+    lines += ["}", "NEAR: dict[int, float] = {"]
+    lines += [f"    {c}: {w}," for c, w in sorted(near.items())]
+    lines += ["}"]
+    lines.append("ROWS: tuple[float, ...] = (" + ", ".join(str(r(x)) for x in theta[index.rows:index.rows + 25]) + ")")
+    lines.append("LAST: tuple[float, ...] = (" + ", ".join(str(r(x)) for x in theta[index.last:index.last + 4]) + ")")
+    lines.append(f"SAVE: float = {r(theta[index.save])}")
+    Path(out).write_text("\n".join(lines) + "\n")
+    print(f"wrote {out}: {len(shape)} shapes, {len(near)} near codes", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
