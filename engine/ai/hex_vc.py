@@ -35,6 +35,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..geometry import HexGrid, bits
 
@@ -111,6 +112,25 @@ class HSearch:
             self.full.setdefault(x, {})
             for c in bits(t & self.empty):
                 self._add_full(x, c, 0)
+        if not self.connected:
+            self._seed_edge_templates(mine, theirs, vertical)
+
+    def _seed_edge_templates(self, mine: int, theirs: int, vertical: bool) -> None:
+        """Full connections from cells and groups to an edge by the precomputed edge templates
+        (:data:`EDGE_TEMPLATES`) whose carriers hold no opponent stone."""
+        node_of: dict[int, int] = {}
+        for k, comp in enumerate(self.groups):
+            for c in bits(comp):
+                node_of[c] = self.n_cells + k
+        for edge_node, placed in ((self.edge_a, edge_templates(self.g.n, vertical, 0)),
+                                  (self.edge_b, edge_templates(self.g.n, vertical, 1))):
+            for anchor, carrier in placed:
+                if carrier & theirs or theirs >> anchor & 1:
+                    continue
+                node = node_of.get(anchor, anchor)
+                if node == edge_node:
+                    continue
+                self._add_full(edge_node, node, carrier & self.empty)
 
     def is_group(self, x: int) -> bool:
         """Whether node ``x`` is a group (else it is an empty cell)."""
@@ -239,6 +259,45 @@ class HSearch:
         fulls = tuple(self.full.get(self.edge_a, {}).get(self.edge_b, ()))
         semis = tuple(self.semi.get(self.edge_a, {}).get(self.edge_b, ()))
         return EdgeVCs(fulls, semis, self.truncated)
+
+
+#: Edge templates the AND/OR rules do not derive from a cell (a derived connection has a
+#: group at one end), as (column, row) offsets from the anchor for the top edge, rows counted
+#: towards the edge (negative); each is also used mirrored and on the other three edges.
+EDGE_TEMPLATES: dict[str, tuple[tuple[int, int], ...]] = {
+    # IIIa, the ziggurat: a third-row cell (row -2 is the edge row)
+    "IIIa": ((-1, 0), (-1, -1), (0, -1), (1, -1), (-1, -2), (0, -2), (1, -2), (2, -2)),
+}
+
+
+def _mirror(offsets: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """The template reflected left-right (the reflection of the hex grid that keeps its rows)."""
+    return tuple((-dc - dr, dr) for dc, dr in offsets)
+
+
+@lru_cache(maxsize=None)
+def edge_templates(n: int, vertical: bool, side: int) -> tuple[tuple[int, int], ...]:
+    """Every placement of :data:`EDGE_TEMPLATES` (and mirrors) on one edge of an n×n board:
+    (anchor cell, carrier bitboard), the whole carrier on the board.
+
+    ``side`` 0 is the top (or left) edge, 1 the bottom (or right)."""
+    out = []
+    for offsets in EDGE_TEMPLATES.values():
+        depth = -min(dr for _, dr in offsets)
+        for form in {offsets, _mirror(offsets)}:
+            for along in range(n):
+                cells = []
+                for dc, dr in [(0, 0), *form]:
+                    # top edge: the anchor on row ``depth``; the bottom edge is the top turned by
+                    # half a turn (c, r) -> (-c, -r), which maps the hex grid onto itself
+                    c, r = (along + dc, depth + dr) if side == 0 else (along - dc, n - 1 - depth - dr)
+                    if not (0 <= c < n and 0 <= r < n):
+                        break
+                    # White's edges: the board transposed (swapping column and row keeps adjacency)
+                    cells.append(r * n + c if vertical else c * n + r)
+                else:
+                    out.append((cells[0], sum(1 << x for x in cells[1:])))
+    return tuple(out)
 
 
 def edge_vcs(g: HexGrid, mine: int, theirs: int, vertical: bool, max_work: int = 400_000) -> EdgeVCs:

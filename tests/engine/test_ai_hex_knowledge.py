@@ -16,9 +16,9 @@ from engine.ai import choose, hex_ai
 from engine.ai.hex_ai import HexState
 from engine.ai.hex_inferior import dead_cells
 from engine.ai.hex_ladder import hopeless_pushes
-from engine.ai.hex_vc import analyse, edge_vcs
+from engine.ai.hex_vc import EDGE_TEMPLATES, analyse, edge_templates, edge_vcs
 from engine.ai.mcts import Params, Search
-from engine.geometry import HexGrid, grid
+from engine.geometry import HexGrid, bits, grid
 
 
 def _mask(g: HexGrid, cells: str) -> int:
@@ -85,7 +85,102 @@ def test_hsearch_does_not_see_a_connection_through_a_cut():
     assert not edge_vcs(g, black, _mask(g, "d2 e2 f2"), True).semis
 
 
-@pytest.mark.parametrize("size, seed", [(4, 1), (5, 2)])
+def _column(g: HexGrid, col: str, first_row: int) -> int:
+    """Black stones from ``first_row`` down to the bottom edge of column ``col``."""
+    return sum(1 << g.parse(f"{col}{r}") for r in range(first_row, g.n + 1))
+
+
+def _transposed(g: HexGrid, mask: int) -> int:
+    """The same cells with column and row swapped (Black's top edge becomes White's left one)."""
+    return sum(1 << g.index(c // g.n, c % g.n) for c in bits(mask))
+
+
+def _reaches_edge(g: HexGrid, own: int, carrier: int, anchor: int, edge: int) -> bool:
+    """Exhaustive search: the opponent owns every cell outside ``carrier`` and moves first inside
+    it; does the owner's stone ``anchor`` still reach ``edge``, whatever the opponent does?"""
+
+    @cache
+    def holds(own: int, empty: int, owner_to_move: bool) -> bool:
+        if g.component(own, 1 << anchor) & edge:
+            return True
+        if not g.component(own | empty, 1 << anchor) & edge:
+            return False  # cut off even with every empty cell
+        cells = bits(empty)
+        if owner_to_move:
+            return any(holds(own | 1 << c, empty & ~(1 << c), False) for c in cells)
+        return all(holds(own, empty & ~(1 << c), True) for c in cells)
+
+    return holds(own | 1 << anchor, carrier, False)
+
+
+@pytest.mark.parametrize("n", [6, 9])
+def test_every_seeded_edge_template_holds_against_every_defence(n):
+    """Each placement of each seeded template (both mirror forms, all four edges, every place
+    along the edge where the carrier fits, corners included): the anchor stone reaches its edge
+    through the carrier alone, the opponent moving first (exhaustive search)."""
+    g = grid(n)
+    placed = 0
+    for vertical in (True, False):
+        edges = (g.top, g.bottom) if vertical else (g.left, g.right)
+        for side, edge in enumerate(edges):
+            for anchor, carrier in edge_templates(n, vertical, side):
+                placed += 1
+                assert not carrier >> anchor & 1 and not carrier & ~g.full
+                assert _reaches_edge(g, 0, carrier, anchor, edge), (vertical, side, g.name(anchor))
+    # the ziggurat is four cells wide on the edge row: n - 3 places per form and edge
+    assert set(EDGE_TEMPLATES) == {"IIIa"} and placed == 4 * 2 * (n - 3)
+
+
+def test_a_seeded_template_with_an_opponent_stone_in_its_carrier_is_not_used():
+    """White's f1 sits in the ziggurat of e3 and in its mirror image: neither connects e3
+    (its only other way, the bridge to d2, fails too: White holds d1 and e1)."""
+    g = grid(9)
+    black = _mask(g, "e3") | _column(g, "e", 4)
+    assert not edge_vcs(g, black, _mask(g, "f1 d1 e1"), True).fulls
+    assert edge_vcs(g, black, _mask(g, "a1"), True).fulls
+
+
+@pytest.mark.parametrize("n, col", [(9, "d"), (11, "c"), (11, "f")])
+def test_hsearch_connects_a_fourth_row_stone_to_its_edge(n, col):
+    """Template IV-1a: a lone stone on the fourth row is connected to its edge (found from the
+    seeded ziggurats of the cells it threatens), for Black's top edge and White's left one."""
+    g = grid(n)
+    black = _column(g, col, 4)
+    found = edge_vcs(g, black, 0, True)
+    assert found.fulls
+    carrier = min(found.fulls, key=int.bit_count)
+    assert not carrier & g.full & ~(g.expand(g.top) | g.expand(g.expand(g.top)) | g.expand(black))
+    assert edge_vcs(g, _transposed(g, black), 0, False).fulls
+
+
+def test_every_intrusion_into_the_fourth_row_connection_has_an_answer():
+    """White intrudes anywhere in the carrier of d4's connection: some Black reply leaves a full
+    connection (a ziggurat or smaller, each checked exhaustively above) avoiding White's stone."""
+    g = grid(9)
+    black = _column(g, "d", 4)
+    carrier = min(edge_vcs(g, black, 0, True).fulls, key=int.bit_count)
+    outside = g.full & ~(black | carrier)
+    for x in bits(carrier):
+        white = outside | 1 << x
+        assert any(
+            edge_vcs(g, black | 1 << y, white, True).fulls for y in bits(carrier & ~(1 << x))
+        ), g.name(x)
+
+
+@pytest.mark.parametrize("black_to_move", [True, False])
+def test_a_fourth_row_stone_completes_a_proven_win(black_to_move):
+    """Black's chain runs from the bottom edge up to d4, the board otherwise empty but for a few
+    White stones far away: a proven Black win whoever moves, and White's mustplay is empty."""
+    g = grid(9)
+    black = _column(g, "d", 4)
+    white = _mask(g, "f6 g6 h6 i6 g7 h7")
+    if black_to_move:
+        assert analyse(g, black, white, True).mover_wins
+    else:
+        assert analyse(g, white, black, False).mover_loses
+
+
+@pytest.mark.parametrize("size, seed", [(4, 1), (5, 2), (6, 3)])
 def test_every_claimed_virtual_win_is_a_win(size, seed):
     """Random small positions: each full connection and semi key H-search reports is a real win,
     and every move outside the mustplay region loses (checked by exhaustive search)."""
