@@ -16,10 +16,21 @@ H-search (Anshelevich 2002) builds them bottom-up from adjacency:
   with the union of their carriers.
 
 Those two rules find bridges, the row-2 edge template, the ziggurat (template
-IIIa) and many larger ones (tests check each by exhaustive search). To keep the
-pure-Python search small, derived connections always have a group at one end
-(cell-to-cell ones are only adjacencies), and each pair keeps only a few of the
+IIIa) of a stone and many larger ones (tests check each by exhaustive search). To
+keep the pure-Python search small, derived connections always have a group at one
+end (cell-to-cell ones are only adjacencies), and each pair keeps only a few of the
 smallest carriers (a *soft limit*, as in Benzene).
+
+That restriction hides the ziggurat of an *empty* third-row cell (it needs the
+cell-to-cell bridge), so the search is also seeded with it: every placement of
+:data:`EDGE_TEMPLATES` (the ziggurat and its mirror image, on each edge, wherever the
+whole carrier is on the board and holds no opponent stone) is a full connection
+between the edge and the anchor (a cell, or the group of an own stone there). With
+those, the rules derive the fourth-row template (IV-1a): a fourth-row stone threatens
+ziggurats from the cells next to it and bridged to it, and their carriers have no
+common cell. Its derived carrier (23 cells: up to 2 columns left and 5 right of the
+stone on the edge row, for the top edge) is larger than the published one, so a
+stone nearer a corner is not claimed.
 
 What the AI uses:
 

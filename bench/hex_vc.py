@@ -1,0 +1,108 @@
+"""H-search cost: ``analyse`` on middle-game Hex positions, this tree's ``hex_vc`` against a
+baseline ``hex_vc.py`` (by default ``main``'s, read with ``git show``) run in the same process.
+
+Run: ``.venv/bin/python bench/hex_vc.py [--base main] [--positions 30]``. Not a test.
+
+Positions: 9×9 and 11×11 boards after 12–30 random moves (a fixed seed), neither side
+connected. Each position is analysed for the side to move with the root work limit and the
+smaller limit the tree uses at often-visited nodes (``REFINE_WORK``). Reported per size and
+limit: mean and p90 milliseconds for each version (each position's best of three
+alternating runs), their ratio, and how many positions each
+version proves (a win for the mover, or a loss: the opponent's virtual win leaves no mustplay).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.ai import hex_vc  # noqa: E402
+from engine.ai.hex_ai import REFINE_WORK  # noqa: E402
+from engine.geometry import grid  # noqa: E402
+
+
+def baseline(ref: str) -> ModuleType:
+    """``engine/ai/hex_vc.py`` as of git ref ``ref``, imported as a package sibling of this one."""
+    text = subprocess.run(
+        ["git", "show", f"{ref}:engine/ai/hex_vc.py"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
+    path = Path(tempfile.mkdtemp()) / "hex_vc_base.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("engine.ai.hex_vc_base", path)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up there
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def positions(n: int, count: int, rng: random.Random) -> list[tuple[int, int, bool]]:
+    """(mover's stones, opponent's stones, mover is Black) after random moves, nobody connected."""
+    g = grid(n)
+    out: list[tuple[int, int, bool]] = []
+    while len(out) < count:
+        cells = list(range(g.cells))
+        rng.shuffle(cells)
+        k = rng.randint(12, 30 if n == 11 else 24)
+        black = sum(1 << c for c in cells[:k:2])
+        white = sum(1 << c for c in cells[1:k:2])
+        if g.connects(black, True) or g.connects(white, False):
+            continue
+        black_to_move = k % 2 == 0
+        out.append((black, white, True) if black_to_move else (white, black, False))
+    return out
+
+
+def measure(mod: ModuleType, n: int, cases: list[tuple[int, int, bool]], work: int) -> tuple[list[float], int]:
+    """Milliseconds per ``analyse`` call, and how many positions it proves."""
+    g = grid(n)
+    times, proven = [], 0
+    for mine, theirs, vertical in cases:
+        t = time.perf_counter()
+        a = mod.analyse(g, mine, theirs, vertical, work)
+        times.append((time.perf_counter() - t) * 1000)
+        proven += a.mover_wins or a.mover_loses
+    return times, proven
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--base", default="main", help="git ref of the baseline hex_vc.py")
+    ap.add_argument("--positions", type=int, default=30)
+    args = ap.parse_args()
+    base = baseline(args.base)
+    rng = random.Random(17)
+    print(f"{'board':6} {'work':>7} | {'base ms mean/p90':>17} | {'this ms mean/p90':>17} | ratio | proven base/this")
+    for n in (9, 11):
+        cases = positions(n, args.positions, rng)
+        for work in (400_000, REFINE_WORK):
+            measure(hex_vc, n, cases[:3], work)  # warm the template tables
+            # alternate the two versions, keep each position's best of three (less noise)
+            runs = [(measure(base, n, cases, work), measure(hex_vc, n, cases, work)) for _ in range(3)]
+            tb = [min(r[0][0][i] for r in runs) for i in range(len(cases))]
+            tn = [min(r[1][0][i] for r in runs) for i in range(len(cases))]
+            pb, pn = runs[0][0][1], runs[0][1][1]
+
+            def p90(xs: list[float]) -> float:
+                return sorted(xs)[int(0.9 * (len(xs) - 1))]
+
+            mb, mn = statistics.mean(tb), statistics.mean(tn)
+            print(
+                f"{n}x{n:<4} {work:>7} | {mb:8.1f} / {p90(tb):6.1f} | {mn:8.1f} / {p90(tn):6.1f} |"
+                f" {mn / mb:5.2f} | {pb}/{pn} of {len(cases)}"
+            )
+
+
+if __name__ == "__main__":
+    main()
