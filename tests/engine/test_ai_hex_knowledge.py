@@ -12,13 +12,13 @@ from functools import cache
 import pytest
 
 from engine import new_game
-from engine.ai import choose, hex_ai
+from engine.ai import choose, hex_ai, hex_vc
 from engine.ai.hex_ai import HexState
 from engine.ai.hex_inferior import dead_cells
 from engine.ai.hex_ladder import hopeless_pushes
 from engine.ai.hex_vc import EDGE_TEMPLATES, analyse, edge_templates, edge_vcs
 from engine.ai.mcts import Params, Search
-from engine.geometry import HexGrid, bits, grid
+from engine.geometry import LETTERS, HexGrid, bits, grid
 
 
 def _mask(g: HexGrid, cells: str) -> int:
@@ -178,6 +178,48 @@ def test_a_fourth_row_stone_completes_a_proven_win(black_to_move):
         assert analyse(g, black, white, True).mover_wins
     else:
         assert analyse(g, white, black, False).mover_loses
+
+
+def _template_rich_positions(g: HexGrid, rng: random.Random, count: int):
+    """Positions where a Black column reaches from the bottom edge to the fourth row below five
+    columns of the three top rows, those nearly empty (where ziggurats of empty third-row
+    cells fit) and everything else filled at random: at most 14 empty cells."""
+    out = []
+    while len(out) < count:
+        c0 = rng.randint(0, g.n - 5)
+        window = sum(1 << g.index(c, r) for r in range(3) for c in range(c0, c0 + 5))
+        column = _column(g, LETTERS[c0 + rng.randint(0, 3)], 4)
+        black, white = column, 0
+        for x in bits(g.full & ~column):
+            if not window >> x & 1 or rng.random() < 0.1:
+                if rng.random() < 0.5:
+                    black |= 1 << x
+                else:
+                    white |= 1 << x
+        empty = g.full & ~(black | white)
+        if empty.bit_count() <= 14 and not g.connects(black, True) and not g.connects(white, False):
+            out.append((black, white))
+    return out
+
+
+def test_connections_through_seeded_templates_are_wins(monkeypatch):
+    """Positions where the seeded ziggurats give connections the plain rules do not find: each
+    full connection and semi key reported, for Black and for White on the transposed board,
+    is a real win (exhaustive search)."""
+    g = grid(7)
+    positions = _template_rich_positions(g, random.Random(7), 40)
+    found = [(edge_vcs(g, b, w, True), edge_vcs(g, _transposed(g, b), _transposed(g, w), False)) for b, w in positions]
+    with monkeypatch.context() as m:
+        m.setattr(hex_vc, "edge_templates", lambda n, vertical, side: ())
+        plain = [edge_vcs(g, b, w, True) for b, w in positions]
+    more = [(pos, f) for pos, f, p in zip(positions, found, plain) if len(f[0].fulls + f[0].semis) > len(p.fulls + p.semis)]
+    assert len(more) >= 4
+    for (black, white), results in more:
+        for res, back in zip(results, (lambda m: m, lambda m: _transposed(g, m))):
+            if res.fulls:
+                assert _black_wins(g, black, white)
+            if res.semis:
+                assert _black_wins(g, black | back(1 << res.winning_move()), white)
 
 
 @pytest.mark.parametrize("size, seed", [(4, 1), (5, 2), (6, 3)])
