@@ -143,7 +143,7 @@ def test_a_seeded_template_with_an_opponent_stone_in_its_carrier_is_not_used():
 @pytest.mark.parametrize("n, col", [(9, "d"), (11, "c"), (11, "f")])
 def test_hsearch_connects_a_fourth_row_stone_to_its_edge(n, col):
     """Template IV-1a: a lone stone on the fourth row is connected to its edge (found from the
-    seeded ziggurats of the cells it threatens), for Black's top edge and White's left one."""
+    seeded ziggurats of the cells it threatens), on each of the four edges."""
     g = grid(n)
     black = _column(g, col, 4)
     found = edge_vcs(g, black, 0, True)
@@ -151,6 +151,9 @@ def test_hsearch_connects_a_fourth_row_stone_to_its_edge(n, col):
     carrier = min(found.fulls, key=int.bit_count)
     assert not carrier & g.full & ~(g.expand(g.top) | g.expand(g.expand(g.top)) | g.expand(black))
     assert edge_vcs(g, _transposed(g, black), 0, False).fulls
+    # turned by half a turn: the stone on the fourth row from the bottom, the column to the top
+    turned = sum(1 << (g.cells - 1 - c) for c in bits(black))
+    assert edge_vcs(g, turned, 0, True).fulls and edge_vcs(g, _transposed(g, turned), 0, False).fulls
 
 
 def test_every_intrusion_into_the_fourth_row_connection_has_an_answer():
