@@ -3,12 +3,18 @@ baseline ``hex_vc.py`` (by default ``main``'s, read with ``git show``) run in th
 
 Run: ``.venv/bin/python bench/hex_vc.py [--base main] [--positions 30]``. Not a test.
 
-Positions: 9×9 and 11×11 boards after 12–30 random moves (a fixed seed), neither side
-connected. Each position is analysed for the side to move with the root work limit and the
+Positions: 9×9 and 11×11 boards after 12–30 moves of a game drawn from the AI's learned
+move policy (see Games below; a fixed seed). Each position is analysed for the side to move with the root work limit and the
 smaller limit the tree uses at often-visited nodes (``REFINE_WORK``). Reported per size and
 limit: mean and p90 milliseconds for each version (each position's best of three
 alternating runs), their ratio, and how many positions each
 version proves (a win for the mover, or a loss: the opponent's virtual win leaves no mustplay).
+
+Games (``--games``): 9×9 and 11×11 games whose moves are drawn from the AI's learned move
+policy (``HexState.policy``, no search: cheap, and shaped like real play rather than random
+stones). At every ply both versions analyse the position with the root work limit; reported:
+the mean first ply at which each proves the result, and in how many games this version
+proves it earlier (later) than the baseline.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.ai import hex_vc  # noqa: E402
-from engine.ai.hex_ai import REFINE_WORK  # noqa: E402
+from engine.ai.hex_ai import REFINE_WORK, HexState, tables  # noqa: E402
 from engine.geometry import grid  # noqa: E402
 
 
@@ -48,19 +54,12 @@ def baseline(ref: str) -> ModuleType:
 
 
 def positions(n: int, count: int, rng: random.Random) -> list[tuple[int, int, bool]]:
-    """(mover's stones, opponent's stones, mover is Black) after random moves, nobody connected."""
-    g = grid(n)
-    out: list[tuple[int, int, bool]] = []
-    while len(out) < count:
-        cells = list(range(g.cells))
-        rng.shuffle(cells)
-        k = rng.randint(12, 30 if n == 11 else 24)
-        black = sum(1 << c for c in cells[:k:2])
-        white = sum(1 << c for c in cells[1:k:2])
-        if g.connects(black, True) or g.connects(white, False):
-            continue
-        black_to_move = k % 2 == 0
-        out.append((black, white, True) if black_to_move else (white, black, False))
+    """Middle-game positions: one from each of ``count`` policy games (see :func:`policy_game`),
+    after 12 to 30 moves (fewer if the game ended sooner), the side to move's view."""
+    out = []
+    for _ in range(count):
+        game = policy_game(n, rng)
+        out.append(game[min(rng.randint(12, 30), len(game) - 1)])
     return out
 
 
@@ -76,10 +75,36 @@ def measure(mod: ModuleType, n: int, cases: list[tuple[int, int, bool]], work: i
     return times, proven
 
 
+def policy_game(n: int, rng: random.Random) -> list[tuple[int, int, bool]]:
+    """One game drawn from the learned move policy: each position before a move, as
+    (mover's stones, opponent's stones, mover is Black), until someone is connected."""
+    state = HexState(tables(n))
+    g = grid(n)
+    out = []
+    while not (g.connects(state.black, True) or g.connects(state.white, False)):
+        vertical = state.black_to_move
+        mine, theirs = (state.black, state.white) if vertical else (state.white, state.black)
+        out.append((mine, theirs, vertical))
+        moves = [c for c in range(g.cells) if not (state.black | state.white) >> c & 1]
+        state.play(rng.choices(moves, weights=state.policy(moves))[0])
+    return out
+
+
+def first_proof(mod: ModuleType, n: int, game: list[tuple[int, int, bool]]) -> int:
+    """The first ply at which ``mod.analyse`` proves the game's result (its length if never)."""
+    g = grid(n)
+    for ply, (mine, theirs, vertical) in enumerate(game):
+        a = mod.analyse(g, mine, theirs, vertical)
+        if a.mover_wins or a.mover_loses:
+            return ply
+    return len(game)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--base", default="main", help="git ref of the baseline hex_vc.py")
     ap.add_argument("--positions", type=int, default=30)
+    ap.add_argument("--games", type=int, default=0, help="policy games per size for the first-proof count")
     args = ap.parse_args()
     base = baseline(args.base)
     rng = random.Random(17)
@@ -102,6 +127,15 @@ def main() -> None:
                 f"{n}x{n:<4} {work:>7} | {mb:8.1f} / {p90(tb):6.1f} | {mn:8.1f} / {p90(tn):6.1f} |"
                 f" {mn / mb:5.2f} | {pb}/{pn} of {len(cases)}"
             )
+    for n in (9, 11) if args.games else ():
+        games = [policy_game(n, rng) for _ in range(args.games)]
+        fb = [first_proof(base, n, gm) for gm in games]
+        fn = [first_proof(hex_vc, n, gm) for gm in games]
+        print(
+            f"{n}x{n}: {len(games)} policy games, mean {statistics.mean(len(gm) for gm in games):.1f} plies;"
+            f" first proof at ply {statistics.mean(fb):.1f} (base) / {statistics.mean(fn):.1f} (this);"
+            f" earlier in {sum(a < b for a, b in zip(fn, fb))}, later in {sum(a > b for a, b in zip(fn, fb))}"
+        )
 
 
 if __name__ == "__main__":
