@@ -28,9 +28,9 @@ whole carrier is on the board and holds no opponent stone) is a full connection
 between the edge and the anchor (a cell, or the group of an own stone there). With
 those, the rules derive the fourth-row template (IV-1a): a fourth-row stone threatens
 ziggurats from the cells next to it and bridged to it, and their carriers have no
-common cell. Its derived carrier (23 cells: up to 2 columns left and 5 right of the
-stone on the edge row, for the top edge) is larger than the published one, so a
-stone nearer a corner is not claimed.
+common cell. Its derived carrier (23 cells: from 2 columns left to 5 right of the
+stone on the edge row, for the top edge) may be larger than the smallest one known, so
+a fourth-row stone closer to a corner than that is not claimed connected.
 
 What the AI uses:
 
