@@ -97,9 +97,16 @@ def main() -> None:
     t.add_argument("data", nargs="+")
     t.add_argument("--test", nargs="*", default=[], help="games never trained on, reported on after the final fit")
     t.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "engine/ai/hex_prior_weights.py"))
+    g = sub.add_parser("agree")
+    g.add_argument("data", nargs="+")
+    g.add_argument("--iterations", type=int, default=2000)
+    g.add_argument("--positions", type=int, default=250)
+    g.add_argument("--bias", type=float, nargs="+", default=[0.0, 2.5])
     a = p.parse_args()
     if a.cmd == "selfplay":
         selfplay(a.mohex, a.games, a.out, a.seed, a.playouts)
+    elif a.cmd == "agree":
+        agree(a.data, a.iterations, a.positions, a.bias)
     else:
         train(a.data, a.out, a.test)
 
@@ -112,24 +119,13 @@ L2 = 1e-4
 
 
 def load(paths: list[str]) -> list[tuple[list[str], list[bool]]]:
-    """Games as (moves, searched) from self-play JSON lines and from ``bench/mohex_match.py`` pickles
-    (``{"records": [(i, moves)], "games": [(i, Game)]}``: MoHex's moves before it proved the game count)."""
-    import pickle
-
+    """Games as (moves, searched) from JSON lines files (one game a line, as ``selfplay`` writes)."""
     games: list[tuple[list[str], list[bool]]] = []
     for path in paths:
-        if path.endswith(".pkl"):
-            with open(path, "rb") as f:
-                d = pickle.load(f)
-            for (_, moves), (_, g) in zip(d["records"], d["games"]):
-                stop = g.mohex_proof or len(moves) + 1
-                mohex_parity = 0 if g.ours == "white" else 1
-                games.append((list(moves), [k % 2 == mohex_parity and k + 1 < stop for k in range(len(moves))]))
-        else:
-            with open(path) as f:
-                for line in f:
-                    r = json.loads(line)
-                    games.append((r["moves"], r["searched"]))
+        with open(path) as f:
+            for line in f:
+                r = json.loads(line)
+                games.append((r["moves"], r["searched"]))
     return games
 
 
@@ -281,6 +277,41 @@ def write(out: str, index: Index, theta, games: int, positions: int) -> None:
     lines.append(f"SAVE: float = {r(theta[index.save])}")
     Path(out).write_text("\n".join(lines) + "\n")
     print(f"wrote {out}: {len(shape)} shapes, {len(near)} near codes", file=sys.stderr)
+
+
+def agree(data: list[str], iterations: int, positions: int, biases: list[float]) -> None:
+    """How often the whole search (``engine.ai.choose``, level medium, fixed iterations) plays
+    MoHex's move, per progressive-bias constant; bias 0 is the search without learned priors,
+    the baseline, run in the same process on the same positions."""
+    from dataclasses import replace
+
+    from engine import make_options
+    from engine.ai import choose, hex_ai
+
+    cases = [(moves[:k], m) for moves, searched in load(data) for k, (m, s) in enumerate(zip(moves, searched))
+             if s and k >= 2]
+    random.Random(7).shuffle(cases)
+    cases = cases[:positions]
+    default = hex_ai.PARAMS
+    print(f"{len(cases)} positions, {iterations} iterations a move")
+    print("| progressive bias | plays MoHex's move | vs bias 0 |")
+    print("|---:|---:|---:|")
+    base = None
+    try:
+        for bias in biases:
+            hex_ai.PARAMS = replace(default, bias=bias)
+            same = 0
+            for i, (moves, target) in enumerate(cases):
+                pos = make_options("hex", 9, ()).new_position()
+                for m in moves:
+                    pos.play(m)
+                same += choose(pos, "medium", seed=i, iterations=iterations) == target
+            rate = same / len(cases)
+            base = rate if base is None else base
+            ratio = f"{rate / base:.2f}×" if base else "—"
+            print(f"| {bias:g} | {same}/{len(cases)} = {rate:.1%} | {ratio} |", flush=True)
+    finally:
+        hex_ai.PARAMS = default
 
 
 if __name__ == "__main__":
