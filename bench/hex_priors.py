@@ -9,12 +9,25 @@ Two steps, both run by hand (MoHex is a measuring tool, never a dependency):
     did not find a win): only searched moves teach shape; once a side's connections
     decide the game, MoHex's choice among winning (or losing) moves says little.
 
-``python bench/hex_priors.py train DATA.jsonl... [--out engine/ai/hex_prior_weights.py]``
+``python bench/hex_priors.py train DATA.jsonl... [--test TEST.jsonl] [--out engine/ai/hex_prior_weights.py]``
     Fits the weights of :mod:`engine.ai.hex_patterns` features (a conditional logit:
     the probability of a move is its exp(score) over all legal moves' exp(scores))
     on the searched moves, holds 10% of the games out, prints top-1/top-3 agreement
     with MoHex on them for the learned model and for the old hand-written priors,
     and writes the weights as a Python module (the engine does no I/O).
+
+``python bench/hex_priors.py agree TEST.jsonl [--iterations N] [--bias 0 2.5]``
+    How often the whole search plays MoHex's move, per progressive-bias constant
+    (0 is the search without the learned priors: the baseline, same process).
+
+The shipped weights come from the games in ``bench/data/hex-priors/`` (MoHex 2.0 at
+5,000 playouts a move, built as ``/work/shared/notes/mohex.md`` says):
+``selfplay.jsonl`` (its self-play), ``matches.jsonl`` (its moves, before it proved the
+game, in ``bench/mohex_match.py`` games against this AI) and ``test.jsonl`` (self-play
+games kept out of training); the fit is deterministic::
+
+    python bench/hex_priors.py train bench/data/hex-priors/selfplay.jsonl \
+        bench/data/hex-priors/matches.jsonl --test bench/data/hex-priors/test.jsonl
 """
 
 from __future__ import annotations
@@ -115,7 +128,7 @@ def main() -> None:
 #: fall back to their six-neighbour ``near`` code)
 MIN_SHAPE = 5
 #: L2 penalty per weight, per training position
-L2 = 1e-4
+L2 = 3e-5
 
 
 def load(paths: list[str]) -> list[tuple[list[str], list[bool]]]:
