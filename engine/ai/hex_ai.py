@@ -13,6 +13,10 @@ the pair (the owner keeps the other cell), so crossing bridges of both colours b
 hold, as they do when each side answers the other's intrusion. Then the rest is
 filled at random and one flood fill decides.
 
+Priors come twice: cheap hand-written ones (virtual AMAF playouts) for every new
+node, and the learned policy of :mod:`engine.ai.hex_patterns` as a progressive bias
+at the root and at nodes that reach 50 visits (where the H-search refines them too).
+
 Moves are cell indices, plus :data:`SWAP` for the pie rule.
 """
 
