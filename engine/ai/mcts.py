@@ -157,19 +157,26 @@ class Node:
 _INV_SQRT: list[float] = [1.0 / math.sqrt(i + 1) for i in range(4096)]
 
 
+def _inv_sqrt(visits: int) -> list[float]:
+    """:data:`_INV_SQRT`, long enough for any child of a node with ``visits`` visits."""
+    inv = _INV_SQRT
+    if visits >= len(inv):
+        inv.extend(1.0 / math.sqrt(i + 1) for i in range(len(inv), 2 * visits + 1))
+    return inv
+
+
 def _select(node: Node, k: float, explore: float) -> int:
     """The child with the best RAVE-blended score plus UCB exploration.
 
     The blend ``(1-β)·w/n + β·rw/rn`` with ``β = rn/(rn + n + K·rn·n)`` simplifies to
     ``(w·(1 + K·rn) + rw) / (rn + n·(1 + K·rn))``: no division by a zero ``n``.
-    Adapters' priors keep ``rn`` positive, so the denominator never vanishes.
+    Adapters' priors keep ``rn`` positive, so the denominator never vanishes. A node
+    with a policy adds each child's progressive bias, which fades like the exploration.
     """
     n, w, rn, rw = node.n, node.w, node.rn, node.rw
     best, bi = -1.0, 0
     if node.bias is not None:
-        inv = _INV_SQRT
-        if node.visits >= len(inv):
-            inv.extend(1.0 / math.sqrt(i + 1) for i in range(len(inv), 2 * node.visits + 1))
+        inv = _inv_sqrt(node.visits)
         c = explore * math.sqrt(math.log(node.visits + 1))
         for i, ni, wi, ri, rwi, bi_ in zip(range(len(n)), n, w, rn, rw, node.bias):
             f = 1.0 + k * ri
@@ -178,9 +185,7 @@ def _select(node: Node, k: float, explore: float) -> int:
                 best, bi = s, i
         return bi
     if explore:
-        inv = _INV_SQRT
-        if node.visits >= len(inv):
-            inv.extend(1.0 / math.sqrt(i + 1) for i in range(len(inv), 2 * node.visits + 1))
+        inv = _inv_sqrt(node.visits)
         c = explore * math.sqrt(math.log(node.visits + 1))
         for i, ni, wi, ri, rwi in zip(range(len(n)), n, w, rn, rw):
             f = 1.0 + k * ri
@@ -205,7 +210,7 @@ class Search:
         self.params = params
         self.root = Node(root.player, root.expand())
         self.iterations = 0
-        if params.bias and not self.root.proven:
+        if params.bias and self.root.proven is None:
             self._add_policy(self.root, root, params.bias)
 
     def run(self, iterations: int | None = None, deadline: float | None = None, check_every: int = 16) -> int:
