@@ -1,4 +1,4 @@
-"""Hex knowledge of the AI: virtual connections (H-search), mustplay, dead cells, proven wins.
+"""Hex knowledge of the AI: virtual connections (H-search), mustplay, inferior cells, proven wins.
 
 Hand-built positions; each claim the knowledge makes is checked against an
 exhaustive search where the board is small enough. No test depends on time.
@@ -14,7 +14,7 @@ import pytest
 from engine import new_game
 from engine.ai import choose, hex_ai, hex_vc
 from engine.ai.hex_ai import HexState
-from engine.ai.hex_inferior import dead_cells
+from engine.ai.hex_inferior import captured_pairs, dead_cells, fill_in, inferior
 from engine.ai.hex_ladder import hopeless_pushes
 from engine.ai.hex_vc import EDGE_TEMPLATES, analyse, edge_templates, edge_vcs
 from engine.ai.mcts import Params, Search
@@ -353,7 +353,8 @@ def test_the_search_stays_in_the_mustplay_region():
     assert hex_ai.LAST is not None
     assert must >> g.parse("e3") & 1
     assert g.parse(hex_ai.LAST.move) in [c for c in range(g.cells) if must >> c & 1]
-    assert hex_ai.LAST.mustplay == must.bit_count()
+    # Less the intrusions into Black's row-2 templates (f1 under e2, a9 b9 under b8): captured cells.
+    assert hex_ai.LAST.mustplay == must.bit_count() - 3
 
 
 def test_often_visited_nodes_drop_moves_outside_their_mustplay():
@@ -452,3 +453,106 @@ def test_the_search_never_offers_a_dead_cell():
     state = HexState.from_position(pos)
     moves = state.expand().moves
     assert pos.grid.parse("c3") not in moves and len(moves) > 5
+
+
+# -- captured and vulnerable cells ---------------------------------------------------------
+def _random_positions(g: HexGrid, rng: random.Random, count: int):
+    """Random unfinished positions with 4 to n²-5 stones, Black having as many or one more."""
+    out = []
+    while len(out) < count:
+        cells = list(range(g.cells))
+        rng.shuffle(cells)
+        k = rng.randint(4, g.cells - 5)
+        black = sum(1 << c for c in cells[:k:2])
+        white = sum(1 << c for c in cells[1:k:2])
+        if not g.connects(black, True) and not g.connects(white, False):
+            out.append((black, white))
+    return out
+
+
+def test_the_edge_cells_under_a_second_row_stone_are_captured_by_its_owner():
+    g = grid(9)
+    f = fill_in(g, _mask(g, "e2"), 0)
+    assert f.captured_black == _mask(g, "e1 f1") and f.captured_white == 0
+    assert f.black == _mask(g, "e2 e1 f1")
+
+
+def test_a_bridge_carrier_is_not_captured():
+    """Black c3 and d4 make a bridge over d3 and c4, but a White stone there is not dead (it still
+    touches the rest of the board), so neither cell is filled."""
+    g = grid(7)
+    assert captured_pairs(g, _mask(g, "c3 d4"), 0, True) == []
+    assert fill_in(g, _mask(g, "c3 d4"), 0).filled == 0
+
+
+def test_filling_dead_and_captured_cells_changes_no_result():
+    """Random 4×4 positions, exhaustively: the filled board has the same winner, whoever moves."""
+    g = grid(4)
+    filled = 0
+    for black, white in _random_positions(g, random.Random(11), 250):
+        f = fill_in(g, black, white)
+        if f.filled:
+            filled += 1
+            for black_to_move in (True, False):
+                assert _black_wins(g, f.black, f.white, black_to_move) == _black_wins(g, black, white, black_to_move)
+    assert filled >= 120
+
+
+def test_a_cell_an_opponent_stone_would_kill_is_left_out_but_its_killers_are_not():
+    """c3 has White on d3, d2, c2 (three in a row around it): a White stone on b3 or c4 would make
+    four, so a Black stone on c3 can be made worthless at once."""
+    g = grid(5)
+    _, out = inferior(g, 0, _mask(g, "d3 d2 c2"), True)
+    assert out >> g.parse("c3") & 1
+    assert not out >> g.parse("b3") & 1 and not out >> g.parse("c4") & 1
+    assert not out >> g.parse("d4") & 1
+
+
+def test_leaving_out_inferior_cells_keeps_a_winning_move():
+    """Random 4×4 positions, exhaustively: whenever the mover has a winning move, one is kept."""
+    g = grid(4)
+    pruned = 0
+    for black, white in _random_positions(g, random.Random(12), 250):
+        for black_to_move in (True, False):
+            _, out = inferior(g, black, white, black_to_move)
+            if not out:
+                continue
+            pruned += 1
+            empty = [c for c in range(g.cells) if not (black | white | out) >> c & 1]
+            if black_to_move:
+                kept = any(_black_wins(g, black | 1 << c, white, False) for c in empty)
+                assert kept == _black_wins(g, black, white, True)
+            else:
+                kept = any(not _black_wins(g, black, white | 1 << c, True) for c in empty)
+                assert kept == (not _black_wins(g, black, white, False))
+    assert pruned >= 180
+
+
+# A 9×9 game from the priors' test set, 28 moves in: Black to move has a virtual win the H-search
+# finds only once the captured pairs (h3 i3, h4 i4, a6 b6, ...) and the dead cell e8 are filled.
+FILLED_WIN = "f9 b1 e5 f3 g3 f4 g4 f5 g5 f7 f6 e7 e6 d7 c7 d6 c6 d5 c5 d3 d4 b9 b5 c8 a9 f1 h5 e4"
+
+
+def test_a_win_hidden_by_captured_cells_is_proven_on_the_filled_board():
+    pos = _replay(9, FILLED_WIN)
+    state = HexState.from_position(pos)
+    g = pos.grid
+    assert not analyse(g, state.black, state.white, True).mover_wins
+    k = hex_ai.knowledge(g, state.black, state.white, True)
+    assert k.fill.captured_black >> g.parse("h3") & 1 and k.fill.dead >> g.parse("e8") & 1
+    assert k.vc.mover_wins
+    choose(pos, "hard", seed=1, iterations=50)
+    assert hex_ai.LAST is not None and hex_ai.LAST.proven == "win" and hex_ai.LAST.by == "vc"
+
+
+def test_often_visited_nodes_drop_inferior_moves():
+    """A node's refinement leaves out the intrusions into the opponent's captured pairs."""
+    pos = _replay(9, "e2 e5")
+    state = HexState.from_position(pos)
+    assert state.black_to_move is True
+    state.play(pos.grid.parse("c7"))  # Black; now White to move
+    proven, allowed = state.refine()
+    assert proven is None and allowed is not None
+    g = pos.grid
+    assert g.parse("e1") not in allowed and g.parse("f1") not in allowed
+    assert g.parse("d4") in allowed
