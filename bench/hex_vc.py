@@ -3,6 +3,10 @@ baseline ``hex_vc.py`` (by default ``main``'s, read with ``git show``) run in th
 
 Run: ``.venv/bin/python bench/hex_vc.py [--base main] [--positions 30]``. Not a test.
 
+``--filled``: the baseline is this tree's plain ``analyse`` and the measured side is what the
+AI runs, ``hex_ai.knowledge``: dead cells and captured pairs filled first, the H-search on the
+filled board (at the root work limit, the plain board too when the filled one proves nothing).
+
 Positions: 9×9 and 11×11 boards after 12–30 moves of a game drawn from the AI's learned
 move policy (see Games below; a fixed seed). Each position is analysed for the side to move with the root work limit and the
 smaller limit the tree uses at often-visited nodes (``REFINE_WORK``). Reported per size and
@@ -34,8 +38,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.ai import hex_vc  # noqa: E402
-from engine.ai.hex_ai import REFINE_WORK, HexState, tables  # noqa: E402
-from engine.geometry import grid  # noqa: E402
+from engine.ai.hex_ai import REFINE_WORK, HexState, knowledge, tables  # noqa: E402
+from engine.geometry import HexGrid, grid  # noqa: E402
+
+
+class Filled:
+    """``hex_ai.knowledge`` behind ``analyse``'s signature, so the bench can time it like a ``hex_vc``."""
+
+    @staticmethod
+    def analyse(g: HexGrid, mine: int, theirs: int, vertical: bool, max_work: int = 400_000) -> hex_vc.RootAnalysis:
+        """The virtual connections ``knowledge`` finds (the root's way at the root work limit)."""
+        black, white = (mine, theirs) if vertical else (theirs, mine)
+        return knowledge(g, black, white, vertical, max_work, both_boards=max_work >= 400_000).vc
 
 
 def baseline(ref: str) -> ModuleType:
@@ -63,7 +77,7 @@ def positions(n: int, count: int, rng: random.Random) -> list[tuple[int, int, bo
     return out
 
 
-def measure(mod: ModuleType, n: int, cases: list[tuple[int, int, bool]], work: int) -> tuple[list[float], int]:
+def measure(mod: ModuleType | type[Filled], n: int, cases: list[tuple[int, int, bool]], work: int) -> tuple[list[float], int]:
     """Milliseconds per ``analyse`` call, and how many positions it proves."""
     g = grid(n)
     times, proven = [], 0
@@ -90,7 +104,7 @@ def policy_game(n: int, rng: random.Random) -> list[tuple[int, int, bool]]:
     return out
 
 
-def first_proof(mod: ModuleType, n: int, game: list[tuple[int, int, bool]]) -> int:
+def first_proof(mod: ModuleType | type[Filled], n: int, game: list[tuple[int, int, bool]]) -> int:
     """The first ply at which ``mod.analyse`` proves the game's result (its length if never)."""
     g = grid(n)
     for ply, (mine, theirs, vertical) in enumerate(game):
@@ -105,16 +119,20 @@ def main() -> None:
     ap.add_argument("--base", default="main", help="git ref of the baseline hex_vc.py")
     ap.add_argument("--positions", type=int, default=30)
     ap.add_argument("--games", type=int, default=0, help="policy games per size for the first-proof count")
+    ap.add_argument("--filled", action="store_true", help="this tree's plain analyse against knowledge()")
     args = ap.parse_args()
-    base = baseline(args.base)
+    base: ModuleType | type[Filled] = baseline(args.base)
+    this: ModuleType | type[Filled] = hex_vc
+    if args.filled:
+        base, this = hex_vc, Filled
     rng = random.Random(17)
     print(f"{'board':6} {'work':>7} | {'base ms mean/p90':>17} | {'this ms mean/p90':>17} | ratio | proven base/this")
     for n in (9, 11):
         cases = positions(n, args.positions, rng)
         for work in (400_000, REFINE_WORK):
-            measure(hex_vc, n, cases[:3], work)  # warm the template tables
+            measure(this, n, cases[:3], work)  # warm the template tables
             # alternate the two versions, keep each position's best of three (less noise)
-            runs = [(measure(base, n, cases, work), measure(hex_vc, n, cases, work)) for _ in range(3)]
+            runs = [(measure(base, n, cases, work), measure(this, n, cases, work)) for _ in range(3)]
             tb = [min(r[0][0][i] for r in runs) for i in range(len(cases))]
             tn = [min(r[1][0][i] for r in runs) for i in range(len(cases))]
             pb, pn = runs[0][0][1], runs[0][1][1]
@@ -130,7 +148,7 @@ def main() -> None:
     for n in (9, 11) if args.games else ():
         games = [policy_game(n, rng) for _ in range(args.games)]
         fb = [first_proof(base, n, gm) for gm in games]
-        fn = [first_proof(hex_vc, n, gm) for gm in games]
+        fn = [first_proof(this, n, gm) for gm in games]
         print(
             f"{n}x{n}: {len(games)} policy games, mean {statistics.mean(len(gm) for gm in games):.1f} plies;"
             f" first proof at ply {statistics.mean(fb):.1f} (base) / {statistics.mean(fn):.1f} (this);"
