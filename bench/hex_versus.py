@@ -1,0 +1,177 @@
+"""Head to head: this tree's Hex AI against the AI of another git ref (a script, not a test).
+
+    .venv/bin/python bench/hex_versus.py [--base main] [--this REF] [--size 9] [--seconds 0.5]
+                                         [--games 40] [--level medium] [--jobs 2] [--seed 1]
+
+The baseline is ``git archive REF`` unpacked into a temporary folder; so is the measured
+side when ``--this`` names a ref (by default it is this working tree, which must then not
+change while the match runs). Each side runs in a
+process of its own (the same Python, its own source tree first on ``sys.path``) and
+answers positions with ``engine.ai.choose`` at the same level and time per move, so
+neither side pays the other's imports or caches. No swap; Black's first stone comes from
+the fixed opening list of ``bench/mohex_match.py``, and each opening is played twice,
+this tree Black in the first game and White in the second, with the same seeds, so a
+colour advantage cancels out. ``--jobs`` games run at once (each game keeps one core busy
+at a time: the sides alternate).
+
+Prints one line per game, then the score with colours split and, per opening, which side
+won both of its games (the openings that are not a split are the informative ones).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.append(str(Path(__file__).resolve().parent))
+
+from mohex_match import OPENINGS  # noqa: E402
+
+from engine import make_options  # noqa: E402
+
+#: the player loop each side runs: one JSON request a line in, one move a line out
+PLAYER = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from engine import make_options
+from engine.ai import choose
+import engine
+assert engine.__file__.startswith(sys.argv[1]), engine.__file__
+print("ready", flush=True)
+for line in sys.stdin:
+    q = json.loads(line)
+    pos = make_options("hex", q["size"], ()).new_position()
+    for a in q["moves"]:
+        pos.play(a)
+    print(choose(pos, q["level"], seed=q["seed"], budget=q["seconds"]), flush=True)
+"""
+
+
+class Player:
+    """One side: a Python process with ``root``'s engine, answering positions with its AI."""
+
+    def __init__(self, root: Path) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", PLAYER, str(root)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )
+        assert self.proc.stdout is not None and self.proc.stdout.readline().strip() == "ready"
+
+    def move(self, size: int, moves: list[str], level: str, seconds: float, seed: int) -> tuple[str, float]:
+        """The side's move and the wall time it took."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        t = time.perf_counter()
+        q = {"size": size, "moves": moves, "level": level, "seconds": seconds, "seed": seed}
+        self.proc.stdin.write(json.dumps(q) + "\n")
+        self.proc.stdin.flush()
+        return self.proc.stdout.readline().strip(), time.perf_counter() - t
+
+    def close(self) -> None:
+        """End the process."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+@dataclass
+class Result:
+    """One game: the opening, this tree's colour, whether it won, length and mean seconds a move."""
+
+    index: int
+    opening: str
+    this_colour: str
+    this_won: bool
+    plies: int
+    seconds_this: float
+    seconds_base: float
+
+
+def play(players: dict[str, Player], args: argparse.Namespace, index: int) -> Result:
+    """Game ``index``: opening ``index // 2``, this tree Black when ``index`` is even."""
+    opening = OPENINGS[args.size][(index // 2) % len(OPENINGS[args.size])]
+    this_colour = "black" if index % 2 == 0 else "white"
+    pos = make_options("hex", args.size, ()).new_position()
+    pos.play(opening)
+    spent: dict[str, list[float]] = {"this": [], "base": []}
+    while pos.outcome is None:
+        side = "this" if pos.to_move[0] == this_colour else "base"
+        seed = args.seed * 100_003 + (index // 2) * 1_000 + len(pos.actions)
+        move, seconds = players[side].move(args.size, list(pos.actions), args.level, args.seconds, seed)
+        spent[side].append(seconds)
+        pos.play(move)
+    assert pos.outcome is not None
+    mean = lambda xs: sum(xs) / len(xs) if xs else 0.0  # noqa: E731
+    return Result(index, opening, this_colour, pos.outcome.winner == this_colour, len(pos.actions),
+                  mean(spent["this"]), mean(spent["base"]))
+
+
+def unpack(ref: str, into: Path) -> Path:
+    """``git archive ref`` of this repository, unpacked into ``into``."""
+    data = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def main() -> None:
+    """Play the match and print the games and the score."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--base", default="main", help="git ref of the baseline AI")
+    ap.add_argument("--this", default=None, help="git ref of the measured AI (default: this working tree)")
+    ap.add_argument("--size", type=int, default=9)
+    ap.add_argument("--seconds", type=float, default=0.5, help="time per move, both sides")
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--level", default="medium", help="level both sides play (its temperature; time from --seconds)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="hex-versus-") as tmp:
+        base_root = unpack(args.base, Path(tmp) / "base")
+        this_root = unpack(args.this, Path(tmp) / "this") if args.this else ROOT
+
+        def job(indices: list[int]) -> list[Result]:
+            players = {"this": Player(this_root), "base": Player(base_root)}
+            out = []
+            try:
+                for i in indices:
+                    r = play(players, args, i)
+                    print(f"game {i + 1}: opening {r.opening}, this tree {r.this_colour}, "
+                          f"{'won' if r.this_won else 'lost'} in {r.plies} plies "
+                          f"(s/move this {r.seconds_this:.2f}, base {r.seconds_base:.2f})", flush=True)
+                    out.append(r)
+            finally:
+                for p in players.values():
+                    p.close()
+            return out
+
+        # Game pairs stay in one job, so both colours of an opening see the same load.
+        pairs = [list(range(i, min(i + 2, args.games))) for i in range(0, args.games, 2)]
+        chunks = [sum(pairs[j::args.jobs], []) for j in range(args.jobs)]
+        with ThreadPoolExecutor(args.jobs) as ex:
+            results = sorted((r for rs in ex.map(job, chunks) for r in rs), key=lambda r: r.index)
+    wins = sum(r.this_won for r in results)
+    as_b = [r for r in results if r.this_colour == "black"]
+    as_w = [r for r in results if r.this_colour == "white"]
+    both_this = both_base = 0
+    for i in range(0, len(results) - 1, 2):
+        a, b = results[i], results[i + 1]
+        both_this += a.this_won and b.this_won
+        both_base += not a.this_won and not b.this_won
+    print(f"\n{args.this or 'this tree'} vs {args.base}, {args.size}×{args.size}, {args.seconds} s a move ({args.level}): "
+          f"{wins}/{len(results)} = {wins / len(results):.0%} "
+          f"(as Black {sum(r.this_won for r in as_b)}/{len(as_b)}, as White {sum(r.this_won for r in as_w)}/{len(as_w)}); "
+          f"openings won with both colours: this tree {both_this}, base {both_base}")
+
+
+if __name__ == "__main__":
+    main()
