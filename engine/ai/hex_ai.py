@@ -391,21 +391,31 @@ class HexState:
             scores = [mean if m == SWAP else next(it) for m in moves]
         return probabilities(scores)
 
-    def refine(self) -> tuple[int | None, set[int] | None]:
+    def refine(self) -> tuple[int | None, set[int] | None, tuple[int, int] | None]:
         """Knowledge for a node the search visits often (see ``Search._refine``): a proven winner,
-        or the moves worth searching: the mustplay cells when the opponent has a virtual win,
-        without the inferior cells (see :func:`knowledge`)."""
+        or the moves worth searching (the mustplay cells when the opponent has a virtual win,
+        without the inferior cells, see :func:`knowledge`) and the fill: the dead cells and
+        captured pairs as ``(black stones, white stones)`` to add, which change no result."""
         if self.winner is not None or self.swap_open:
-            return None, None
+            return None, None, None
         k = knowledge(self.t.g, self.black, self.white, self.black_to_move, REFINE_WORK)
         if k.vc.mover_wins:
-            return self.player, None
+            return self.player, None, None
         if k.vc.mover_loses:
-            return 1 - self.player, None
-        empty = self.t.g.full & ~(self.black | self.white)
-        if k.allowed == empty:
-            return None, None
-        return None, set(bits(k.allowed))
+            return 1 - self.player, None, None
+        filled = k.fill.filled
+        if not k.allowed & ~filled:
+            # Nothing but filled cells left to play (never seen): keep the board as it is.
+            return None, (None if k.allowed == k.empty else set(bits(k.allowed))), None
+        fill = (k.fill.black & ~self.black, k.fill.white & ~self.white) if filled else None
+        if k.allowed == k.empty and fill is None:
+            return None, None, None
+        return None, set(bits(k.allowed & ~filled)), fill
+
+    def apply_fill(self, fill: tuple[int, int]) -> None:
+        """Add a refinement's fill (see :meth:`refine`): stones that settle cells without changing the winner."""
+        self.black |= fill[0]
+        self.white |= fill[1]
 
     # -- playouts --------------------------------------------------------------------
     def playout(self, rng: random.Random) -> tuple[int, int, int]:
@@ -514,6 +524,8 @@ class SearchReport:
     iterations: int = 0
     vc_seconds: float = 0.0
     mustplay: int = 0
+    #: empty cells the search took as settled (dead cells and captured pairs given to their owner)
+    filled: int = 0
 
 
 #: the report of the most recent :func:`choose` in this process
@@ -537,6 +549,7 @@ def choose(pos: Hex, temperature: float, rng: random.Random, iterations: int | N
         LAST = SearchReport(pos.grid.name((n // 2) * n + n // 2))
         return LAST.move
     vc: RootAnalysis | None = None
+    filled = 0
     if temperature == 0 and not state.swap_open:
         g = state.t.g
         k = knowledge(g, state.black, state.white, state.black_to_move, both_boards=True)
@@ -550,10 +563,16 @@ def choose(pos: Hex, temperature: float, rng: random.Random, iterations: int | N
         allowed &= ~hopeless_pushes(g.n, mine, theirs, state.black_to_move) or allowed
         if allowed != g.full & ~(state.black | state.white):
             state.restrict = allowed
+        if not vc.mover_loses and not allowed & k.fill.filled:
+            # The search plays on the settled board: its playouts no longer spend cells whose
+            # owner is known (as MoHex's fill-in). A lost position keeps the real board, where
+            # the search can still look for the most stubborn move.
+            state.apply_fill((k.fill.black & ~state.black, k.fill.white & ~state.white))
+            filled = k.fill.filled.bit_count()
     search = Search(state, rng, PARAMS)
     search.run(iterations, deadline)
     move = search.sample_move(rng, temperature) if temperature > 0 else search.best_move()
-    report = SearchReport(state.move_text(move), iterations=search.iterations)
+    report = SearchReport(state.move_text(move), iterations=search.iterations, filled=filled)
     if vc is not None:
         report.vc_seconds = vc.seconds
         report.mustplay = state.restrict.bit_count()

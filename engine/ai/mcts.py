@@ -22,6 +22,11 @@ What makes it stronger than plain UCT in connection games:
   node is proven) or must stop an immediate win (only those moves are searched).
   Proven results propagate up: a child that is a proven loss is dropped, a
   proven win ends the node's search.
+- **Refinement** (as MoHex's knowledge threshold): a node visited often enough asks
+  the state for costlier knowledge: a proof, the moves worth keeping, and a *fill*
+  (cells whose owner is settled, such as Hex's dead and captured cells) that the
+  state takes on every later pass through the node, so the playouts below it are
+  played on the settled board.
 
 The tree is built one node per iteration; children's statistics live in their
 parent's arrays so that selection is a single loop over plain lists.
@@ -105,7 +110,9 @@ class Params:
 class Node:
     """A tree node: the mover's seat and, per child, move, AMAF key, stats and node."""
 
-    __slots__ = ("player", "moves", "keys", "children", "n", "w", "rn", "rw", "visits", "proven", "dropped", "bias")
+    __slots__ = (
+        "player", "moves", "keys", "children", "n", "w", "rn", "rw", "visits", "proven", "dropped", "bias", "fill",
+    )
 
     def __init__(self, player: int, exp: Expansion) -> None:
         self.player = player
@@ -124,6 +131,8 @@ class Node:
         self.dropped: list[tuple[int, int]] = []
         #: per child, the progressive-bias constant times its policy probability (None: no policy yet)
         self.bias: list[float] | None = None
+        #: what the state takes on at this node on every pass (see ``Search._refine``; None: nothing)
+        self.fill: object | None = None
 
     def best_index(self) -> int:
         """The most visited child (wins break ties); a proven win comes first."""
@@ -243,6 +252,8 @@ class Search:
             if path:
                 if refine_at and node.visits == refine_at:
                     self._refine(node, state)
+                if node.fill is not None:
+                    state.apply_fill(node.fill)  # type: ignore[attr-defined]
                 if node.visits == policy_at and bias and node.proven is None:
                     self._add_policy(node, state, bias)
             if node.proven is not None:
@@ -289,15 +300,24 @@ class Search:
     @staticmethod
     def _refine(node: Node, state: SearchState) -> None:
         """Costly knowledge for a node that proved worth it: ``state.refine()`` returns
-        ``(proven seat or None, moves that may still be good or None)``; the other moves
-        are proven losses and dropped."""
+        ``(proven seat or None, moves that may still be good or None, fill or None)``; the
+        other moves are proven losses (or no better than a kept one) and dropped.
+
+        A fill is kept on the node and given to the state (``state.apply_fill``) on every
+        pass through it, from this one on. The subtrees below the node were grown on the
+        board without it, so they are let go (the node's own counts stay); at the
+        refinement's visit count they are small.
+        """
         refine = getattr(state, "refine", None)
         if refine is None:
             return
-        proven, allowed = refine()
+        proven, allowed, fill = refine()
         if proven is not None:
             node.proven = proven
             return
+        if fill is not None:
+            node.fill = fill
+            node.children = [None] * len(node.moves)
         if allowed is None:
             return
         for i in reversed(range(len(node.moves))):

@@ -551,8 +551,48 @@ def test_often_visited_nodes_drop_inferior_moves():
     state = HexState.from_position(pos)
     assert state.black_to_move is True
     state.play(pos.grid.parse("c7"))  # Black; now White to move
-    proven, allowed = state.refine()
+    proven, allowed, _ = state.refine()
     assert proven is None and allowed is not None
     g = pos.grid
     assert g.parse("e1") not in allowed and g.parse("f1") not in allowed
     assert g.parse("d4") in allowed
+
+
+# -- the settled board: the search plays on the filled position -----------------------------
+def test_a_refinement_fills_the_captured_cells_and_no_longer_offers_them():
+    """Black e2 captures e1 and f1 (row 2): the refinement gives them to Black and keeps them out."""
+    pos = _replay(9, "e2 e5")
+    g = pos.grid
+    proven, allowed, fill = HexState.from_position(pos).refine()
+    assert proven is None and allowed is not None
+    assert fill == (_mask(g, "e1 f1"), 0)
+    assert not allowed & {g.parse("e1"), g.parse("f1")}
+
+
+def test_a_refined_node_gives_its_fill_to_every_state_below_it():
+    """White to move after Black e2: each of White's replies the search refines gives e1 and f1 to
+    Black, so the nodes grown below it offer neither cell."""
+    pos = _replay(9, "e2")
+    g = pos.grid
+    search = Search(HexState.from_position(pos), random.Random(3), Params(rave_k=0.002, explore=0.2, refine_at=5))
+    search.run(iterations=800)
+    e1f1 = _mask(g, "e1 f1")
+    refined = [c for c in search.root.children if c is not None and c.fill is not None]
+    assert len(refined) >= 3
+    grown_below = 0
+    for node in refined:
+        assert isinstance(node.fill, tuple) and node.fill[0] & e1f1 == e1f1
+        for grandchild in node.children:
+            if grandchild is not None:
+                grown_below += 1
+                assert not set(grandchild.moves) & {g.parse("e1"), g.parse("f1")}
+    assert grown_below >= 3
+
+
+def test_the_best_level_searches_the_settled_board_and_the_easy_one_the_real_board():
+    pos = _replay(9, "e2 e5")
+    choose(pos, "hard", seed=1, iterations=50)
+    assert hex_ai.LAST is not None and hex_ai.LAST.filled == 2
+    assert hex_ai.LAST.move not in ("e1", "f1")
+    choose(pos, "easy", seed=1, iterations=50)
+    assert hex_ai.LAST is not None and hex_ai.LAST.filled == 0
