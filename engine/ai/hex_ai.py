@@ -35,7 +35,7 @@ from .hex_inferior import FillIn, dead_once, inferior
 from .hex_ladder import hopeless_pushes
 from .hex_patterns import Features, around, features, probabilities, score
 from .hex_vc import RootAnalysis, analyse
-from .mcts import Expansion, Params, Search
+from .mcts import Expansion, Node, Params, Search
 
 #: the pie-rule move
 SWAP = 1 << 10
@@ -413,9 +413,13 @@ class HexState:
         return None, set(bits(k.allowed & ~filled)), fill
 
     def apply_fill(self, fill: tuple[int, int]) -> None:
-        """Add a refinement's fill (see :meth:`refine`): stones that settle cells without changing the winner."""
-        self.black |= fill[0]
-        self.white |= fill[1]
+        """Add a refinement's fill (see :meth:`refine`): stones that settle cells without changing the winner.
+
+        Only empty cells take them: a dead cell may be settled for one colour in one place and
+        the other colour in another, and either is right."""
+        black, white = self.black, self.white
+        self.black = black | fill[0] & ~white
+        self.white = white | fill[1] & ~black
 
     # -- playouts --------------------------------------------------------------------
     def playout(self, rng: random.Random) -> tuple[int, int, int]:
@@ -526,13 +530,18 @@ class SearchReport:
     mustplay: int = 0
     #: empty cells the search took as settled (dead cells and captured pairs given to their owner)
     filled: int = 0
+    #: visits the search started with, kept from this game's previous search (see ``reuse``)
+    reused: int = 0
 
 
 #: the report of the most recent :func:`choose` in this process
 LAST: SearchReport | None = None
 
 
-def choose(pos: Hex, temperature: float, rng: random.Random, iterations: int | None, deadline: float | None) -> str:
+def choose(
+    pos: Hex, temperature: float, rng: random.Random, iterations: int | None, deadline: float | None,
+    reuse: bool | None = None,
+) -> str:
     """The search's move for the side to move: a cell or ``swap``.
 
     Without a pie rule the first move is the centre (the strongest opening, which
@@ -541,6 +550,11 @@ def choose(pos: Hex, temperature: float, rng: random.Random, iterations: int | N
     virtual win is played out without searching, when the opponent has one the
     search only looks inside its mustplay region, and inferior cells and hopeless
     ladder pushes are left out (see :func:`knowledge`).
+
+    ``reuse`` (by default when the search is bounded by time, not by ``iterations``,
+    so that a test's answer never depends on what ran before it): go on from this
+    process's earlier search of the same game two plies back when it has the position
+    in its tree, as MoHex does (see :func:`_kept_subtree`).
     """
     global LAST
     state = HexState.from_position(pos)
@@ -550,6 +564,8 @@ def choose(pos: Hex, temperature: float, rng: random.Random, iterations: int | N
         return LAST.move
     vc: RootAnalysis | None = None
     filled = 0
+    tree: Node | None = None
+    real = (state.black, state.white)
     if temperature == 0 and not state.swap_open:
         g = state.t.g
         k = knowledge(g, state.black, state.white, state.black_to_move, both_boards=True)
@@ -567,12 +583,17 @@ def choose(pos: Hex, temperature: float, rng: random.Random, iterations: int | N
             # The search plays on the settled board: its playouts no longer spend cells whose
             # owner is known (as MoHex's fill-in). A lost position keeps the real board, where
             # the search can still look for the most stubborn move.
-            state.apply_fill((k.fill.black & ~state.black, k.fill.white & ~state.white))
+            state.apply_fill((k.fill.black, k.fill.white))
             filled = k.fill.filled.bit_count()
-    search = Search(state, rng, PARAMS)
+            if reuse if reuse is not None else iterations is None:
+                tree = _kept_subtree(state, real, allowed)
+    search = Search(state, rng, PARAMS, tree)
+    reused = search.root.visits if tree is not None else 0
     search.run(iterations, deadline)
     move = search.sample_move(rng, temperature) if temperature > 0 else search.best_move()
-    report = SearchReport(state.move_text(move), iterations=search.iterations, filled=filled)
+    if vc is not None and not vc.mover_loses:
+        _keep(state, real, move, search.root.child_for(move))
+    report = SearchReport(state.move_text(move), iterations=search.iterations, filled=filled, reused=reused)
     if vc is not None:
         report.vc_seconds = vc.seconds
         report.mustplay = state.restrict.bit_count()
@@ -584,6 +605,78 @@ def choose(pos: Hex, temperature: float, rng: random.Random, iterations: int | N
         report.by = "search"
     LAST = report
     return report.move
+
+
+@dataclass(slots=True)
+class KeptTree:
+    """A finished search kept for the same game's next move (see :func:`_kept_subtree`)."""
+
+    n: int
+    swapped: int
+    black_to_move: bool
+    #: the real stones at its root
+    black: int
+    white: int
+    #: the fill its root state had on top of them
+    fill: tuple[int, int]
+    #: the move it chose, and the node after it (only that part of the tree can serve again)
+    move: int
+    after: Node
+
+
+#: this process's last searches, newest first (a bot's worker serves several games at once)
+KEPT: list[KeptTree] = []
+#: how many searches a process keeps (each holds its whole tree in memory)
+KEEP = 2
+
+
+def _keep(state: HexState, real: tuple[int, int], move: int, after: Node | None) -> None:
+    """Remember a finished search (its root state, its move and the tree after it) for the game's next move."""
+    if after is None:
+        return
+    fill = (state.black & ~real[0], state.white & ~real[1])
+    KEPT.insert(0, KeptTree(state.t.g.n, state.swapped, state.black_to_move, real[0], real[1], fill, move, after))
+    del KEPT[KEEP:]
+
+
+def _kept_subtree(state: HexState, real: tuple[int, int], allowed: int) -> Node | None:
+    """The node of a kept search two plies back that holds this position, made fit to be the root.
+
+    The kept node's subtree was grown on its board with the fills of its search's root
+    and of the refined nodes above it; those cells stay settled (a dead or captured cell
+    stays so as stones are added), so the root state takes them on too. Where this
+    position's own fill settles cells that board had not, the subtree below may play
+    them: then only the node's own statistics are kept. Moves outside ``allowed`` go.
+    """
+    black, white = real
+    for kept in KEPT:
+        if (kept.n, kept.swapped, kept.black_to_move) != (state.t.g.n, state.swapped, state.black_to_move):
+            continue
+        if kept.black & ~black or kept.white & ~white:
+            continue
+        new_black, new_white = black & ~kept.black, white & ~kept.white
+        if new_black.bit_count() != 1 or new_white.bit_count() != 1:
+            continue
+        first, second = (new_black, new_white) if state.black_to_move else (new_white, new_black)
+        if first != 1 << kept.move:
+            return None
+        child = kept.after
+        node = child.child_for(second.bit_length() - 1)
+        if node is None or node.proven is not None or node.player != state.player:
+            return None
+        fb, fw = kept.fill
+        for f in (child.fill, node.fill):
+            if isinstance(f, tuple):
+                fb, fw = fb | f[0], fw | f[1]
+        if (state.black & ~black) & ~fb or (state.white & ~white) & ~fw:
+            node.children = [None] * len(node.moves)
+        state.apply_fill((fb, fw))
+        playable = allowed & state.t.g.full & ~(state.black | state.white)
+        if not any(playable >> m & 1 for m in node.moves):
+            return None
+        node.keep_only(playable)
+        return node
+    return None
 
 
 def _winning_move(k: Knowledge) -> int:

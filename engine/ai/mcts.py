@@ -149,10 +149,24 @@ class Node:
     def drop(self, i: int) -> None:
         """Remove child ``i`` (a proven loss), remembering its visits for the fallback."""
         self.dropped.append((self.n[i], self.moves[i]))
+        self._remove(i)
+
+    def _remove(self, i: int) -> None:
+        """Remove child ``i`` from every per-child list."""
         for arr in (self.moves, self.keys, self.children, self.n, self.w, self.rn, self.rw):
             arr.pop(i)
         if self.bias is not None:
             self.bias.pop(i)
+
+    def keep_only(self, allowed: set[int] | int) -> None:
+        """Forget the moves not in ``allowed`` (a set of moves, or a bitboard of them), as when
+        this node becomes the root of a search restricted to them; never all of them."""
+        keep = (lambda m: m in allowed) if isinstance(allowed, set) else (lambda m: bool(allowed >> m & 1))
+        if not any(keep(m) for m in self.moves):
+            return
+        for i in reversed(range(len(self.moves))):
+            if not keep(self.moves[i]):
+                self._remove(i)
 
     def child_for(self, move: int) -> Node | None:
         """The child reached by ``move`` (None if never visited or dropped)."""
@@ -213,11 +227,15 @@ def _select(node: Node, k: float, explore: float) -> int:
 class Search:
     """One search tree over a root state; call :meth:`run` (repeatedly if you like)."""
 
-    def __init__(self, root: SearchState, rng: random.Random, params: Params = Params()) -> None:
+    def __init__(
+        self, root: SearchState, rng: random.Random, params: Params = Params(), tree: Node | None = None,
+    ) -> None:
+        """``tree``: a node of an earlier search whose position is ``root``'s, to go on from (its
+        statistics and subtree are kept; see :meth:`Node.keep_only`), instead of a new root."""
         self.root_state = root
         self.rng = rng
         self.params = params
-        self.root = Node(root.player, root.expand())
+        self.root = tree if tree is not None else Node(root.player, root.expand())
         self.iterations = 0
         if params.bias and self.root.proven is None:
             self._add_policy(self.root, root, params.bias)

@@ -1,0 +1,117 @@
+"""The Hex search going on from the same game's previous search (subtree reuse).
+
+Searches here are bounded by iterations and ask for reuse explicitly, so every
+answer is the same on every machine. No test depends on time.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine import new_game
+from engine.ai import hex_ai
+from engine.ai.hex_ai import HexState
+from engine.ai.mcts import Node
+
+
+def _replay(n: int, moves: str):
+    pos = new_game("hex", n)
+    for m in moves.split():
+        pos.play(m)
+    return pos
+
+
+def _search(pos, iterations: int = 1500, seed: int = 1, reuse: bool | None = True) -> hex_ai.SearchReport:
+    hex_ai.choose(pos, 0.0, random.Random(seed), iterations, None, reuse=reuse)
+    assert hex_ai.LAST is not None
+    return hex_ai.LAST
+
+
+def _expected_reply(pos, move: str) -> str:
+    """The reply the kept search looked at most after ``move``."""
+    kept = hex_ai.KEPT[0]
+    assert pos.grid.name(kept.move) == move
+    return pos.grid.name(kept.after.moves[kept.after.best_index()])
+
+
+def _fresh_cache() -> None:
+    hex_ai.KEPT.clear()
+
+
+def test_the_next_search_of_a_game_goes_on_from_the_position_in_the_kept_tree():
+    _fresh_cache()
+    pos = _replay(9, "e5 d6 f4")
+    first = _search(pos)
+    assert first.reused == 0
+    reply = _expected_reply(pos, first.move)
+    pos.play(first.move)
+    pos.play(reply)
+    second = _search(pos)
+    assert second.reused > 0
+    assert second.move in pos.legal_actions()
+
+
+def test_a_search_bounded_by_iterations_starts_afresh_unless_asked():
+    _fresh_cache()
+    pos = _replay(9, "e5 d6 f4")
+    first = _search(pos, reuse=None)
+    reply = _expected_reply(pos, first.move)
+    pos.play(first.move)
+    pos.play(reply)
+    assert _search(pos, reuse=None).reused == 0
+
+
+def test_a_kept_tree_serves_only_the_position_two_plies_below_its_root():
+    _fresh_cache()
+    _search(_replay(9, "e5 d6 f4"))
+    assert _search(_replay(9, "c3 g7 d6 f4")).reused == 0  # another game
+    _fresh_cache()
+    pos = _replay(9, "e5 d6 f4")
+    first = _search(pos)
+    pos.play(first.move)
+    assert _search(pos).reused == 0  # one ply later: the other side's turn
+
+
+def _tree_moves_are_empty_cells(state: HexState, node: Node) -> int:
+    """Walk the tree below ``state`` as the search does (fills taken on at refined nodes); count the
+    moves checked."""
+    if isinstance(node.fill, tuple):
+        state.apply_fill(node.fill)
+    checked = 0
+    for move, child in zip(node.moves, node.children):
+        assert not (state.black | state.white) >> move & 1, f"move {state.move_text(move)} on a stone"
+        checked += 1
+        if child is not None:
+            s = state.copy()
+            s.play(move)
+            checked += _tree_moves_are_empty_cells(s, child)
+    return checked
+
+
+def test_every_move_in_a_reused_tree_is_an_empty_cell_of_its_board(monkeypatch):
+    """Whole 7×7 games, each side going on from its own previous search: after every search,
+    its tree, walked from its root state with the fills it was grown with, offers no filled
+    cell (these games reach positions whose fill settles cells a kept subtree had as moves)."""
+    searches: list[hex_ai.Search] = []
+
+    class Recorded(hex_ai.Search):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            searches.append(self)
+
+    monkeypatch.setattr(hex_ai, "Search", Recorded)
+    checked = reused = 0
+    for game in range(3):
+        _fresh_cache()
+        pos = _replay(7, "d4")
+        rng = random.Random(game)
+        while pos.outcome is None:
+            searches.clear()
+            report = _search(pos, iterations=400, seed=rng.getrandbits(16))
+            if searches:
+                reused += report.reused > 0
+                search = searches[0]
+                assert isinstance(search.root_state, HexState)
+                checked += _tree_moves_are_empty_cells(search.root_state.copy(), search.root)
+            pos.play(report.move)
+    assert reused >= 10 and checked > 3000
