@@ -194,6 +194,8 @@ class Game:
     ice_off_moves: int = 0
     wall: dict[str, list[float]] = field(default_factory=lambda: {"ours": [], "mohex": []})
     cpu: dict[str, list[float]] = field(default_factory=lambda: {"ours": [], "mohex": []})
+    #: the moves played, Black's first stone first (for analysing the games afterwards)
+    moves: list[str] = field(default_factory=list)
 
 
 def play(mohex: MoHex, row: Row, opening: str, ours: str, seed: int) -> Game:
@@ -232,6 +234,7 @@ def play(mohex: MoHex, row: Row, opening: str, ours: str, seed: int) -> Game:
     if pos.outcome is not None:
         game.winner = pos.outcome.winner
     game.plies = len(pos.actions)
+    game.moves = list(pos.actions)
     return game
 
 
@@ -313,7 +316,7 @@ def _game_line(row: Row, i: int, g: Game) -> str:
             won, end = "did not finish", " (MoHex crashed 3 times, undecided: not counted)"
     return (
         f"<!-- {row.name} game {i + 1}: opening {g.opening}, ours {g.ours}, we {won} in {g.plies} plies{end}; "
-        f"first proved at ply: ours {proof(g.our_proof)}, MoHex {proof(g.mohex_proof)}; MoHex restarts {g.restarts}, ICE-off moves {g.ice_off_moves} -->"
+        f"first proved at ply: ours {proof(g.our_proof)}, MoHex {proof(g.mohex_proof)}; MoHex restarts {g.restarts}, ICE-off moves {g.ice_off_moves}; moves {' '.join(g.moves)} -->"
     )
 
 
