@@ -627,7 +627,7 @@ class KeptTree:
 #: this process's last searches, newest first (a bot's worker serves several games at once)
 KEPT: list[KeptTree] = []
 #: how many searches a process keeps (each holds its whole tree in memory)
-KEEP = 2
+KEEP = 4
 
 
 def _keep(state: HexState, real: tuple[int, int], move: int, after: Node | None) -> None:
