@@ -413,10 +413,9 @@ class HexState:
         return None, set(bits(k.allowed & ~filled)), fill
 
     def apply_fill(self, fill: tuple[int, int]) -> None:
-        """Add a refinement's fill (see :meth:`refine`): stones that settle cells without changing the winner.
+        """Add a fill (see :meth:`refine`): stones that settle cells without changing the winner.
 
-        Only empty cells take them: a dead cell may be settled for one colour in one place and
-        the other colour in another, and either is right."""
+        Only empty cells take them, so a state never holds both colours on a cell."""
         black, white = self.black, self.white
         self.black = black | fill[0] & ~white
         self.white = white | fill[1] & ~black
@@ -530,7 +529,7 @@ class SearchReport:
     mustplay: int = 0
     #: empty cells the search took as settled (dead cells and captured pairs given to their owner)
     filled: int = 0
-    #: visits the search started with, kept from this game's previous search (see ``reuse``)
+    #: visits the search's root started with, kept from this game's previous search (see ``reuse``)
     reused: int = 0
 
 
@@ -553,8 +552,8 @@ def choose(
 
     ``reuse`` (by default when the search is bounded by time, not by ``iterations``,
     so that a test's answer never depends on what ran before it): go on from this
-    process's earlier search of the same game two plies back when it has the position
-    in its tree, as MoHex does (see :func:`_kept_subtree`).
+    process's search of the same game two plies back when its tree holds the position,
+    as MoHex does (see :func:`_reusable`).
     """
     global LAST
     state = HexState.from_position(pos)
@@ -562,13 +561,23 @@ def choose(
         n = pos.size
         LAST = SearchReport(pos.grid.name((n // 2) * n + n // 2))
         return LAST.move
+    reuse = reuse if reuse is not None else iterations is None
     vc: RootAnalysis | None = None
-    filled = 0
     tree: Node | None = None
     real = (state.black, state.white)
     if temperature == 0 and not state.swap_open:
         g = state.t.g
+        kept = _reusable(state) if reuse else None
+        if kept is not None:
+            # The kept subtree was grown with these cells settled; they still are (a dead or
+            # captured cell stays so as stones are added), and this position's own fill is
+            # then found on top of them, which keeps every step sound.
+            state.apply_fill(kept[1])
         k = knowledge(g, state.black, state.white, state.black_to_move, both_boards=True)
+        if k.vc.mover_loses and kept is not None:
+            # A lost position is searched on the real board (see below): start afresh.
+            state, kept = HexState.from_position(pos), None
+            k = knowledge(g, state.black, state.white, state.black_to_move, both_boards=True)
         vc = k.vc
         if vc.mover_wins:
             LAST = SearchReport(g.name(_winning_move(k)), "win", "vc", 0, vc.seconds)
@@ -577,23 +586,25 @@ def choose(
         allowed = k.allowed
         # Pushing a ladder that cannot escape only builds the opponent a wall.
         allowed &= ~hopeless_pushes(g.n, mine, theirs, state.black_to_move) or allowed
-        if allowed != g.full & ~(state.black | state.white):
+        if allowed != k.empty:
             state.restrict = allowed
         if not vc.mover_loses and not allowed & k.fill.filled:
             # The search plays on the settled board: its playouts no longer spend cells whose
             # owner is known (as MoHex's fill-in). A lost position keeps the real board, where
             # the search can still look for the most stubborn move.
             state.apply_fill((k.fill.black, k.fill.white))
-            filled = k.fill.filled.bit_count()
-            if reuse if reuse is not None else iterations is None:
-                tree = _kept_subtree(state, real, allowed)
+            if kept is not None:
+                tree = _fit_root(kept[0], k.fill.filled, allowed)
     search = Search(state, rng, PARAMS, tree)
     reused = search.root.visits if tree is not None else 0
     search.run(iterations, deadline)
     move = search.sample_move(rng, temperature) if temperature > 0 else search.best_move()
-    if vc is not None and not vc.mover_loses:
+    if reuse and vc is not None and not vc.mover_loses:
         _keep(state, real, move, search.root.child_for(move))
-    report = SearchReport(state.move_text(move), iterations=search.iterations, filled=filled, reused=reused)
+    filled = (state.black | state.white) & ~(real[0] | real[1])
+    report = SearchReport(
+        state.move_text(move), iterations=search.iterations, filled=filled.bit_count(), reused=reused,
+    )
     if vc is not None:
         report.vc_seconds = vc.seconds
         report.mustplay = state.restrict.bit_count()
@@ -609,7 +620,7 @@ def choose(
 
 @dataclass(slots=True)
 class KeptTree:
-    """A finished search kept for the same game's next move (see :func:`_kept_subtree`)."""
+    """A finished search kept for the same game's next move (see :func:`_reusable`)."""
 
     n: int
     swapped: int
@@ -626,7 +637,7 @@ class KeptTree:
 
 #: this process's last searches, newest first (a bot's worker serves several games at once)
 KEPT: list[KeptTree] = []
-#: how many searches a process keeps (each holds its whole tree in memory)
+#: how many searches a process keeps (each holds the tree after its move in memory)
 KEEP = 4
 
 
@@ -639,17 +650,12 @@ def _keep(state: HexState, real: tuple[int, int], move: int, after: Node | None)
     del KEPT[KEEP:]
 
 
-def _kept_subtree(state: HexState, real: tuple[int, int], allowed: int) -> Node | None:
-    """The node of a kept search two plies back that holds this position, made fit to be the root.
-
-    The kept node's subtree was grown on its board with the fills of its search's root
-    and of the refined nodes above it; those cells stay settled (a dead or captured cell
-    stays so as stones are added), so the root state takes them on too. Where this
-    position's own fill settles cells that board had not, the subtree below may play
-    them: then only the node's own statistics are kept. Moves outside ``allowed`` go.
-    """
-    black, white = real
-    for kept in KEPT:
+def _reusable(state: HexState) -> tuple[Node, tuple[int, int]] | None:
+    """The node of a kept search two plies back that holds this position (a real board), and
+    the fill its subtree was grown with: its search's root fill and the refined nodes' fills on
+    the way. The entry leaves :data:`KEPT` (the node becomes the new root; its old tree goes)."""
+    black, white = state.black, state.white
+    for i, kept in enumerate(KEPT):
         if (kept.n, kept.swapped, kept.black_to_move) != (state.t.g.n, state.swapped, state.black_to_move):
             continue
         if kept.black & ~black or kept.white & ~white:
@@ -659,24 +665,29 @@ def _kept_subtree(state: HexState, real: tuple[int, int], allowed: int) -> Node 
             continue
         first, second = (new_black, new_white) if state.black_to_move else (new_white, new_black)
         if first != 1 << kept.move:
-            return None
-        child = kept.after
-        node = child.child_for(second.bit_length() - 1)
+            continue  # the same position in another game that moved elsewhere
+        node = kept.after.child_for(second.bit_length() - 1)
         if node is None or node.proven is not None or node.player != state.player:
-            return None
+            continue
+        del KEPT[i]
         fb, fw = kept.fill
-        for f in (child.fill, node.fill):
+        for f in (kept.after.fill, node.fill):
             if isinstance(f, tuple):
                 fb, fw = fb | f[0], fw | f[1]
-        if (state.black & ~black) & ~fb or (state.white & ~white) & ~fw:
-            node.children = [None] * len(node.moves)
-        state.apply_fill((fb, fw))
-        playable = allowed & state.t.g.full & ~(state.black | state.white)
-        if not any(playable >> m & 1 for m in node.moves):
-            return None
-        node.keep_only(playable)
-        return node
+        return node, (fb & ~white, fw & ~black)
     return None
+
+
+def _fit_root(node: Node, newly_filled: int, allowed: int) -> Node | None:
+    """A reused node made fit to be the root of a search restricted to ``allowed`` (None if it has
+    none of those moves). Where this position's fill settled cells (``newly_filled``) on top of
+    the board the subtree was grown on, moves below may be on them: only the node's own
+    statistics are kept then."""
+    if not node.keep_only(allowed):
+        return None
+    if newly_filled:
+        node.children = [None] * len(node.moves)
+    return node
 
 
 def _winning_move(k: Knowledge) -> int:

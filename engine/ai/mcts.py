@@ -147,7 +147,8 @@ class Node:
         return bi
 
     def drop(self, i: int) -> None:
-        """Remove child ``i`` (a proven loss), remembering its visits for the fallback."""
+        """Remove child ``i`` (a proven loss, or a move a refinement found no better than one it
+        kept), remembering its visits for the fallback."""
         self.dropped.append((self.n[i], self.moves[i]))
         self._remove(i)
 
@@ -158,15 +159,15 @@ class Node:
         if self.bias is not None:
             self.bias.pop(i)
 
-    def keep_only(self, allowed: set[int] | int) -> None:
-        """Forget the moves not in ``allowed`` (a set of moves, or a bitboard of them), as when
-        this node becomes the root of a search restricted to them; never all of them."""
-        keep = (lambda m: m in allowed) if isinstance(allowed, set) else (lambda m: bool(allowed >> m & 1))
-        if not any(keep(m) for m in self.moves):
-            return
+    def keep_only(self, allowed: int) -> bool:
+        """Forget the moves not in ``allowed`` (a bitboard of moves), as when this node becomes
+        the root of a search restricted to them. False, and nothing forgotten, if none is allowed."""
+        if not any(allowed >> m & 1 for m in self.moves):
+            return False
         for i in reversed(range(len(self.moves))):
-            if not keep(self.moves[i]):
+            if not allowed >> self.moves[i] & 1:
                 self._remove(i)
+        return True
 
     def child_for(self, move: int) -> Node | None:
         """The child reached by ``move`` (None if never visited or dropped)."""

@@ -589,7 +589,7 @@ def test_a_refined_node_gives_its_fill_to_every_state_below_it():
     assert grown_below >= 3
 
 
-def test_the_best_level_searches_the_settled_board_and_the_easy_one_the_real_board():
+def test_the_best_level_starts_on_the_settled_board_and_the_easy_one_on_the_real_board():
     pos = _replay(9, "e2 e5")
     choose(pos, "hard", seed=1, iterations=50)
     assert hex_ai.LAST is not None and hex_ai.LAST.filled == 2
