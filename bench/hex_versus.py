@@ -15,7 +15,9 @@ colour advantage cancels out. ``--jobs`` games run at once (each game keeps one 
 at a time: the sides alternate).
 
 Prints one line per game, then the score with colours split and, per opening, which side
-won both of its games (the openings that are not a split are the informative ones).
+won both of its games (the openings that are not a split are the informative ones), and
+per side the iterations a searched move ran (a speed figure under the same load) and the
+visits it started with from its previous search.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ PLAYER = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
 from engine import make_options
-from engine.ai import choose
+from engine.ai import choose, hex_ai
 import engine
 assert engine.__file__.startswith(sys.argv[1]), engine.__file__
 print("ready", flush=True)
@@ -54,7 +56,10 @@ for line in sys.stdin:
     pos = make_options("hex", q["size"], ()).new_position()
     for a in q["moves"]:
         pos.play(a)
-    print(choose(pos, q["level"], seed=q["seed"], budget=q["seconds"]), flush=True)
+    move = choose(pos, q["level"], seed=q["seed"], budget=q["seconds"])
+    r = hex_ai.LAST
+    searched = r is not None and r.iterations > 0
+    print(move, r.iterations if searched else 0, getattr(r, "reused", 0) if searched else 0, flush=True)
 """
 
 
@@ -67,14 +72,16 @@ class Player:
         )
         assert self.proc.stdout is not None and self.proc.stdout.readline().strip() == "ready"
 
-    def move(self, size: int, moves: list[str], level: str, seconds: float, seed: int) -> tuple[str, float]:
-        """The side's move and the wall time it took."""
+    def move(self, size: int, moves: list[str], level: str, seconds: float, seed: int) -> tuple[str, float, int, int]:
+        """The side's move, the wall time it took, and its search's iterations and reused visits
+        (0 and 0 when it did not search: an opening move or a proven win)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         t = time.perf_counter()
         q = {"size": size, "moves": moves, "level": level, "seconds": seconds, "seed": seed}
         self.proc.stdin.write(json.dumps(q) + "\n")
         self.proc.stdin.flush()
-        return self.proc.stdout.readline().strip(), time.perf_counter() - t
+        move, iterations, reused = self.proc.stdout.readline().split()
+        return move, time.perf_counter() - t, int(iterations), int(reused)
 
     def close(self) -> None:
         """End the process."""
@@ -94,6 +101,8 @@ class Result:
     plies: int
     seconds_this: float
     seconds_base: float
+    #: per side, (iterations, reused visits) of each move it searched
+    searched: dict[str, list[tuple[int, int]]]
 
 
 def play(players: dict[str, Player], args: argparse.Namespace, index: int) -> Result:
@@ -103,16 +112,21 @@ def play(players: dict[str, Player], args: argparse.Namespace, index: int) -> Re
     pos = make_options("hex", args.size, ()).new_position()
     pos.play(opening)
     spent: dict[str, list[float]] = {"this": [], "base": []}
+    searched: dict[str, list[tuple[int, int]]] = {"this": [], "base": []}
     while pos.outcome is None:
         side = "this" if pos.to_move[0] == this_colour else "base"
         seed = args.seed * 100_003 + (index // 2) * 1_000 + len(pos.actions)
-        move, seconds = players[side].move(args.size, list(pos.actions), args.level, args.seconds, seed)
+        move, seconds, iterations, reused = players[side].move(
+            args.size, list(pos.actions), args.level, args.seconds, seed,
+        )
         spent[side].append(seconds)
+        if iterations:
+            searched[side].append((iterations, reused))
         pos.play(move)
     assert pos.outcome is not None
     mean = lambda xs: sum(xs) / len(xs) if xs else 0.0  # noqa: E731
     return Result(index, opening, this_colour, pos.outcome.winner == this_colour, len(pos.actions),
-                  mean(spent["this"]), mean(spent["base"]))
+                  mean(spent["this"]), mean(spent["base"]), searched)
 
 
 def unpack(ref: str, into: Path) -> Path:
@@ -171,6 +185,13 @@ def main() -> None:
           f"{wins}/{len(results)} = {wins / len(results):.0%} "
           f"(as Black {sum(r.this_won for r in as_b)}/{len(as_b)}, as White {sum(r.this_won for r in as_w)}/{len(as_w)}); "
           f"openings won with both colours: this tree {both_this}, base {both_base}")
+    for side in ("this", "base"):
+        moves = [m for r in results for m in r.searched[side]]
+        if moves:
+            its = sorted(i for i, _ in moves)
+            reused = sum(u for _, u in moves) / len(moves)
+            print(f"{side}: {len(moves)} searched moves, iterations a move median {its[len(its) // 2]:,}, "
+                  f"mean {sum(its) / len(its):,.0f}; visits reused from the previous search, mean {reused:,.0f}")
 
 
 if __name__ == "__main__":
