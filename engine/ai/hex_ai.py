@@ -17,8 +17,11 @@ Priors come twice: cheap hand-written ones (virtual AMAF playouts) for every new
 node, and the learned policy of :mod:`engine.ai.hex_patterns` as a progressive bias
 at the root and at nodes that reach 50 visits. There, and at the root, :func:`knowledge`
 fills the dead cells and captured pairs (:mod:`engine.ai.hex_inferior`), runs the
-H-search on the filled board, and keeps only the mustplay region less the inferior cells.
-Every new node leaves out the dead cells (cheap enough for every node).
+H-search on the filled board, and keeps only the mustplay region less the inferior cells;
+the filled cells then stay filled for every playout below (the search plays on the
+settled board, as MoHex does). Every new node leaves out the dead cells (cheap enough
+for every node). A search bounded by time goes on from the same game's previous search
+when that one's tree holds the position (subtree reuse, also as MoHex).
 
 Moves are cell indices, plus :data:`SWAP` for the pie rule.
 """

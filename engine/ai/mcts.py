@@ -272,6 +272,7 @@ class Search:
                 if refine_at and node.visits == refine_at:
                     self._refine(node, state)
                 if node.fill is not None:
+                    # Only a state with refine() gives a node a fill, and such a state takes it back.
                     state.apply_fill(node.fill)  # type: ignore[attr-defined]
                 if node.visits == policy_at and bias and node.proven is None:
                     self._add_policy(node, state, bias)
