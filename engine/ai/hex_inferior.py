@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from ..geometry import HexGrid, grid
+from ..geometry import HexGrid, bits, grid
 
 #: neighbour directions (column step, row step) in ring order around a cell
 RING = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -150,18 +150,9 @@ def captured_pairs(g: HexGrid, black: int, white: int, owner_black: bool) -> lis
     for i in range(3):
         # a is dead with its direction-i neighbour the owner's; that neighbour is dead with a the owner's.
         both = dead_if[i] & empty & _shift_to_neighbour(t, dead_if[i + 3], i + 3)
-        for a in _bits(both):
+        for a in bits(both):
             pairs.append((a, a + t.dirs[i][0]))
     return pairs
-
-
-def _bits(x: int) -> list[int]:
-    out = []
-    while x:
-        low = x & -x
-        out.append(low.bit_length() - 1)
-        x ^= low
-    return out
 
 
 @dataclass(frozen=True, slots=True)
