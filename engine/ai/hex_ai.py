@@ -512,7 +512,7 @@ SAVE_MARGIN = 1.0
 #: H-search work limit inside the tree (the root gets the default, larger one)
 REFINE_WORK = 60_000
 #: search parameters tuned for Hex; nodes visited ``refine_at`` times get an H-search
-PARAMS = Params(rave_k=0.002, explore=0.2, refine_at=50, bias=2.5, policy_at=50)
+PARAMS = Params(rave_k=0.002, explore=0.1, refine_at=50, bias=2.5, policy_at=50)
 
 
 @dataclass(slots=True)
