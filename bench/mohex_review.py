@@ -1,0 +1,162 @@
+"""Where our lost games against MoHex went wrong, by MoHex's own judgement (a script, not a test).
+
+    .venv/bin/python bench/mohex_review.py --mohex PATH MATCH.err [--seconds 2] [--colour black]
+                                           [--drop 0.1] [--out REVIEW.jsonl]
+
+``MATCH.err`` is what ``bench/ai.py --mohex`` (``bench/mohex_match.py``) wrote on stderr:
+one line per game with its moves. For every game of ours in ``--colour`` that we lost,
+MoHex searches the position before each of our moves for ``--seconds`` and reports the
+value of its own choice and of ours (``mohex-values``: the win rate of each root move for
+the mover, or "pruned" when MoHex's patterns left our move out of its search as inferior,
+"unvisited" when it never tried it). A *drop* is a move of ours worth at least ``--drop``
+less than MoHex's choice while MoHex's choice still held the game (≥ 0.5).
+
+Prints, per game, the first drop (ply, our move and its value, MoHex's move and its
+value, and whether ours answered an intrusion into one of our bridges or edge
+templates, as the search's priors favour), then how many drops there were in all and
+the plies of the first ones. ``--out`` keeps every position's figures as JSON lines.
+MoHex is a measuring tool here, never a dependency (see ``shared/notes/mohex.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.append(str(Path(__file__).resolve().parent))
+
+import mohex_match as mm  # noqa: E402
+
+from engine import make_options  # noqa: E402
+from engine.ai.hex_ai import HexState  # noqa: E402
+
+GAME = re.compile(
+    r"<!-- (?P<row>.+?) game (?P<i>\d+): opening \S+, ours (?P<ours>\w+), we (?P<result>[\w ]+?) in .*"
+    r"; moves (?P<moves>[a-z0-9 ]+) -->"
+)
+
+
+def lost_games(path: str, colour: str) -> tuple[int, list[tuple[str, list[str]]]]:
+    """The board size, and (game number, moves) of the games of ours in ``colour`` that we lost,
+    from a match's stderr."""
+    out = []
+    size = 0
+    for line in Path(path).read_text().splitlines():
+        m = GAME.match(line)
+        if m and m["ours"] == colour and m["result"] == "lost":
+            size = int(re.search(r"(\d+)×", m["row"]).group(1))  # type: ignore[union-attr]
+            out.append((m["i"], m["moves"].split()))
+    return size, out
+
+
+def values(mohex: mm.MoHex, moves: list[str], seconds: float) -> tuple[str, dict[str, float | str]]:
+    """MoHex's move in the position after ``moves`` and its root values (a proven win 1, loss 0)."""
+    mohex.command("clear_board")
+    for j, m in enumerate(moves):
+        mohex.command(f"play {'bw'[j % 2]} {m}")
+    mohex.command(f"param_mohex max_time {seconds}")
+    best = mohex.command(f"genmove {'bw'[len(moves) % 2]}").lower()
+    mohex.command("undo")
+    words = mohex.command("mohex-values").split()
+    out: dict[str, float | str] = {}
+    for cell, v in zip(words[0::2], words[1::2]):
+        if v.startswith("W@"):
+            out[cell] = 1.0
+        elif v.startswith("L@"):
+            out[cell] = 0.0
+        elif v.startswith("."):
+            out[cell] = float("0" + v.split("@")[0])
+        else:
+            out[cell] = "unvisited"
+    return best, out
+
+
+def is_save(size: int, moves: list[str], move: str) -> bool:
+    """Whether ``move`` answers the last move's intrusion into one of the mover's bridges or edge templates."""
+    pos = make_options("hex", size, ()).new_position()
+    for m in moves:
+        pos.play(m)
+    s = HexState.from_position(pos)
+    mine = s.black if s.black_to_move else s.white
+    empty = s.t.g.full & ~(s.black | s.white)
+    return bool(s._saves(mine, empty, s.black_to_move) >> s.t.g.parse(move) & 1)
+
+
+def review(path: str, err: str, colour: str, seconds: float, drop: float, out: str | None) -> None:
+    """Run the review and print it (see the module docstring)."""
+    size, games = lost_games(err, colour)
+    if not games:
+        print(f"no lost games as {colour} in {err}")
+        return
+    mohex = mm.MoHex(path, size)
+    first: list[int] = []
+    kinds: Counter[str] = Counter()
+    sink = open(out, "w") if out else None
+    try:
+        for number, moves in games:
+            found = None
+            start = 2 if colour == "black" else 1
+            for k in range(start, len(moves), 2):
+                try:
+                    best, vals = values(mohex, moves[:k], seconds)
+                except (mm.MoHexCrashed, RuntimeError):
+                    mohex.start()  # its fill-in crash near the end: nothing more to learn there
+                    break
+                ours = moves[k]
+                v = vals.get(ours, "pruned")
+                bv = vals.get(best)
+                if sink:
+                    sink.write(
+                        json.dumps(
+                            {"game": number, "ply": k, "ours": ours, "value": v, "mohex": best, "mohex_value": bv}
+                        )
+                        + "\n"
+                    )
+                if not isinstance(bv, float) or bv < 0.5:
+                    continue
+                worth = v if isinstance(v, float) else 0.0
+                if bv - worth >= drop:
+                    kind = "an intrusion's answer" if is_save(size, moves[:k], ours) else "another move"
+                    kinds[kind] += 1
+                    if found is None:
+                        found = (k, ours, v, best, bv, kind)
+            if found:
+                k, ours, v, best, bv, kind = found
+                first.append(k)
+                shown = f"{v:.3f}" if isinstance(v, float) else v
+                print(
+                    f"game {number}: first drop at ply {k}: ours {ours} ({shown}, {kind}), MoHex {best} ({bv:.3f})",
+                    flush=True,
+                )
+            else:
+                print(f"game {number}: no drop of {drop} found", flush=True)
+    finally:
+        mohex.close()
+        if sink:
+            sink.close()
+    print(
+        f"\n{len(games)} lost games as {colour}; drops in all: {sum(kinds.values())} ({dict(kinds)}); "
+        f"first drop at plies {sorted(first)}"
+    )
+
+
+def main() -> None:
+    """Command line."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("err", help="a MoHex match's stderr (bench/ai.py --mohex … 2> MATCH.err)")
+    p.add_argument("--mohex", required=True)
+    p.add_argument("--seconds", type=float, default=2.0)
+    p.add_argument("--colour", choices=("black", "white"), default="black")
+    p.add_argument("--drop", type=float, default=0.1)
+    p.add_argument("--out")
+    a = p.parse_args()
+    review(a.mohex, a.err, a.colour, a.seconds, a.drop, a.out)
+
+
+if __name__ == "__main__":
+    main()
