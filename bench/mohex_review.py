@@ -2,6 +2,8 @@
 
     .venv/bin/python bench/mohex_review.py --mohex PATH MATCH.err [--seconds 2] [--colour black]
                                            [--drop 0.1] [--out REVIEW.jsonl]
+    .venv/bin/python bench/mohex_review.py --mohex PATH MATCH.err --opening [--plies 8] [--think 1]
+                                           [--base REF] [--cache VALUES.jsonl]
 
 ``MATCH.err`` is what ``bench/ai.py --mohex`` (``bench/mohex_match.py``) wrote on stderr:
 one line per game with its moves. For every game of ours in ``--colour`` that we lost,
@@ -15,6 +17,18 @@ Prints, per game, the first drop (ply, our move and its value, MoHex's move and 
 value, and whether ours answered an intrusion into one of our bridges or edge
 templates, as the search's priors favour), then how many drops there were in all and
 the plies of the first ones. ``--out`` keeps every position's figures as JSON lines.
+
+``--opening`` judges this tree's opening instead, against ``--base REF`` if given, on the
+same positions: every position where we moved in the first ``--plies`` plies of the
+match's games (both colours, won or lost). Each side (a process of its own, as in
+``bench/hex_versus.py``) answers each position at level medium with ``--think`` seconds,
+and MoHex's values say what its choice is worth: how often it is MoHex's own move, how
+often MoHex left it out of its search, and how much it loses against MoHex's move on
+average (a move MoHex left out counts as its worst searched one). With a base, the
+positions where the two sides chose differently are counted for the side whose move
+MoHex values more (by over 0.02). A search bounded by time differs from run to run, so
+compare with ``--base HEAD`` for the noise. ``--cache`` keeps MoHex's values between runs.
+
 MoHex is a measuring tool here, never a dependency (see ``shared/notes/mohex.md``).
 """
 
@@ -31,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent))
 
 import mohex_match as mm  # noqa: E402
+from hex_versus import ROOT, Player, unpack  # noqa: E402
 
 from engine import make_options  # noqa: E402
 from engine.ai.hex_ai import HexState  # noqa: E402
@@ -145,6 +160,103 @@ def review(path: str, err: str, colour: str, seconds: float, drop: float, out: s
     )
 
 
+def opening_positions(path: str, plies: int) -> tuple[int, list[list[str]]]:
+    """The board size, and the positions (as move lists) where we moved within the first ``plies``
+    plies of a match's games."""
+    size, out = 0, []
+    for line in Path(path).read_text().splitlines():
+        m = GAME.match(line)
+        if not m:
+            continue
+        size = int(re.search(r"(\d+)×", m["row"]).group(1))  # type: ignore[union-attr]
+        moves = m["moves"].split()
+        for k in range(2 if m["ours"] == "black" else 1, min(len(moves), plies + 1), 2):
+            out.append(moves[:k])
+    return size, out
+
+
+def _worth(vals: dict[str, float | str], move: str) -> float:
+    """MoHex's value of a move; one it left out of its search is worth its worst searched move."""
+    v = vals.get(move)
+    if isinstance(v, float):
+        return v
+    known = [x for x in vals.values() if isinstance(x, float)]
+    return min(known) if known else 0.0
+
+
+def judge_opening(
+    path: str,
+    err: str,
+    plies: int,
+    seconds: float,
+    think: float,
+    base: str | None,
+    cache: str | None,
+) -> None:
+    """The ``--opening`` review (see the module docstring)."""
+    import tempfile
+
+    size, positions = opening_positions(err, plies)
+    known: dict[str, tuple[str, dict[str, float | str]]] = {}
+    if cache and Path(cache).exists():
+        for line in Path(cache).read_text().splitlines():
+            r = json.loads(line)
+            known[" ".join(r["moves"])] = (r["mohex"], r["values"])
+    mohex = mm.MoHex(path, size)
+    try:
+        with open(cache, "a") if cache else open("/dev/null", "w") as sink:
+            for moves in positions:
+                key = " ".join(moves)
+                if key in known:
+                    continue
+                try:
+                    known[key] = values(mohex, moves, seconds)
+                except (mm.MoHexCrashed, RuntimeError):
+                    mohex.start()
+                    continue
+                sink.write(json.dumps({"moves": moves, "mohex": known[key][0], "values": known[key][1]}) + "\n")
+    finally:
+        mohex.close()
+    positions = [m for m in positions if " ".join(m) in known]
+    with tempfile.TemporaryDirectory() as tmp:
+        players = {"this": Player(ROOT)}
+        if base:
+            players["base"] = Player(unpack(base, Path(tmp)))
+        chosen: dict[str, list[str]] = {side: [] for side in players}
+        try:
+            for i, moves in enumerate(positions):
+                for side, player in players.items():
+                    chosen[side].append(player.move(size, moves, "medium", think, i)[0])
+        finally:
+            for player in players.values():
+                player.close()
+    print(
+        f"{len(positions)} positions (our moves in the first {plies} plies), MoHex {seconds} s each, "
+        f"ours {think} s each"
+    )
+    print("| side | MoHex's move | left out by MoHex | mean loss against MoHex's move |")
+    print("|---|---:|---:|---:|")
+    for side, moves_chosen in chosen.items():
+        same = left = 0
+        loss = 0.0
+        for moves, move in zip(positions, moves_chosen):
+            best, vals = known[" ".join(moves)]
+            same += move == best
+            left += not isinstance(vals.get(move), float)
+            loss += _worth(vals, best) - _worth(vals, move)
+        n = len(positions)
+        print(f"| {side} | {same}/{n} | {left}/{n} | {loss / n:.3f} |")
+    if base:
+        better: Counter[str] = Counter()
+        for moves, a, b in zip(positions, chosen["this"], chosen["base"]):
+            if a == b:
+                continue
+            vals = known[" ".join(moves)][1]
+            d = _worth(vals, a) - _worth(vals, b)
+            better["this" if d > 0.02 else "base" if d < -0.02 else "within 0.02"] += 1
+        print(f"\nwhere the sides chose differently ({sum(better.values())}): {dict(better)}")
+
+
 def main() -> None:
     """Command line."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -154,8 +266,16 @@ def main() -> None:
     p.add_argument("--colour", choices=("black", "white"), default="black")
     p.add_argument("--drop", type=float, default=0.1)
     p.add_argument("--out")
+    p.add_argument("--opening", action="store_true", help="judge our opening moves instead (see above)")
+    p.add_argument("--plies", type=int, default=8)
+    p.add_argument("--think", type=float, default=1.0)
+    p.add_argument("--base")
+    p.add_argument("--cache")
     a = p.parse_args()
-    review(a.mohex, a.err, a.colour, a.seconds, a.drop, a.out)
+    if a.opening:
+        judge_opening(a.mohex, a.err, a.plies, a.seconds, a.think, a.base, a.cache)
+    else:
+        review(a.mohex, a.err, a.colour, a.seconds, a.drop, a.out)
 
 
 if __name__ == "__main__":
