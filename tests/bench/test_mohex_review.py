@@ -1,0 +1,51 @@
+"""``bench/mohex_review.py``: reading a MoHex match's games back, and valuing moves MoHex left out."""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+REVIEW = runpy.run_path(str(ROOT / "bench/mohex_review.py"))
+MATCH = runpy.run_path(str(ROOT / "bench/mohex_match.py"))
+
+
+def _match_log(tmp_path: Path) -> Path:
+    """A match's stderr as ``bench/mohex_match.py`` writes it: three 11×11 games and a crash line."""
+    row = MATCH["ROWS"][2]
+    game = MATCH["Game"]
+    games = [
+        game("f6", "black", winner="white", plies=7, moves="f6 e5 d7 c8 b9 a10 k1".split()),
+        game("f6", "white", winner="black", plies=5, moves="f6 e6 d6 c6 b6".split()),
+        game("c3", "black", winner="black", plies=5, moves="c3 d4 e5 f6 g7".split()),
+    ]
+    lines = ["<!-- MoHex crashed (genmove w: exit -11) at ply 36; restarting and replaying -->"]
+    lines += [MATCH["_game_line"](row, i, g) for i, g in enumerate(games)]
+    path = tmp_path / "match.err"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_the_review_reads_only_the_games_lost_with_the_colour_asked_and_the_board_size(tmp_path):
+    size, games = REVIEW["lost_games"](str(_match_log(tmp_path)), "black")
+    assert size == 11
+    assert games == [("1", "f6 e5 d7 c8 b9 a10 k1".split())]
+
+
+def test_the_opening_review_takes_each_position_where_we_moved_within_the_plies(tmp_path):
+    size, positions = REVIEW["opening_positions"](str(_match_log(tmp_path)), 3)
+    assert size == 11
+    # Black games: we moved at plies 2 (and 4, beyond 3); the White game: at plies 1 and 3.
+    assert positions == [
+        ["f6", "e5"],
+        ["f6"], ["f6", "e6", "d6"],
+        ["c3", "d4"],
+    ]
+
+
+def test_a_move_mohex_left_out_of_its_search_is_worth_its_worst_searched_move():
+    worth = REVIEW["_worth"]
+    values = {"e5": 0.61, "d4": 0.42, "c3": "unvisited"}
+    assert worth(values, "e5") == 0.61
+    assert worth(values, "c3") == 0.42
+    assert worth(values, "a1") == 0.42
