@@ -38,6 +38,7 @@ import argparse
 import json
 import re
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -56,17 +57,23 @@ GAME = re.compile(
 )
 
 
-def lost_games(path: str, colour: str) -> tuple[int, list[tuple[str, list[str]]]]:
-    """The board size, and (game number, moves) of the games of ours in ``colour`` that we lost,
-    from a match's stderr."""
+def match_games(path: str) -> tuple[int, list[tuple[str, str, str, list[str]]]]:
+    """The board size, and (game number, our colour, our result, moves) of each game in a match's stderr."""
     out = []
     size = 0
     for line in Path(path).read_text().splitlines():
         m = GAME.match(line)
-        if m and m["ours"] == colour and m["result"] == "lost":
+        if m:
             size = int(re.search(r"(\d+)×", m["row"]).group(1))  # type: ignore[union-attr]
-            out.append((m["i"], m["moves"].split()))
+            out.append((m["i"], m["ours"], m["result"], m["moves"].split()))
     return size, out
+
+
+def lost_games(path: str, colour: str) -> tuple[int, list[tuple[str, list[str]]]]:
+    """The board size, and (game number, moves) of the games of ours in ``colour`` that we lost,
+    from a match's stderr."""
+    size, games = match_games(path)
+    return size, [(number, moves) for number, ours, result, moves in games if ours == colour and result == "lost"]
 
 
 def values(mohex: mm.MoHex, moves: list[str], seconds: float) -> tuple[str, dict[str, float | str]]:
@@ -163,14 +170,10 @@ def review(path: str, err: str, colour: str, seconds: float, drop: float, out: s
 def opening_positions(path: str, plies: int) -> tuple[int, list[list[str]]]:
     """The board size, and the positions (as move lists) where we moved within the first ``plies``
     plies of a match's games."""
-    size, out = 0, []
-    for line in Path(path).read_text().splitlines():
-        m = GAME.match(line)
-        if not m:
-            continue
-        size = int(re.search(r"(\d+)×", m["row"]).group(1))  # type: ignore[union-attr]
-        moves = m["moves"].split()
-        for k in range(2 if m["ours"] == "black" else 1, min(len(moves), plies + 1), 2):
+    size, games = match_games(path)
+    out = []
+    for _, ours, _, moves in games:
+        for k in range(2 if ours == "black" else 1, min(len(moves), plies + 1), 2):
             out.append(moves[:k])
     return size, out
 
@@ -194,8 +197,6 @@ def judge_opening(
     cache: str | None,
 ) -> None:
     """The ``--opening`` review (see the module docstring)."""
-    import tempfile
-
     size, positions = opening_positions(err, plies)
     known: dict[str, tuple[str, dict[str, float | str]]] = {}
     if cache and Path(cache).exists():
@@ -203,20 +204,23 @@ def judge_opening(
             r = json.loads(line)
             known[" ".join(r["moves"])] = (r["mohex"], r["values"])
     mohex = mm.MoHex(path, size)
+    new: list[str] = []
     try:
-        with open(cache, "a") if cache else open("/dev/null", "w") as sink:
-            for moves in positions:
-                key = " ".join(moves)
-                if key in known:
-                    continue
-                try:
-                    known[key] = values(mohex, moves, seconds)
-                except (mm.MoHexCrashed, RuntimeError):
-                    mohex.start()
-                    continue
-                sink.write(json.dumps({"moves": moves, "mohex": known[key][0], "values": known[key][1]}) + "\n")
+        for moves in positions:
+            key = " ".join(moves)
+            if key in known:
+                continue
+            try:
+                known[key] = values(mohex, moves, seconds)
+            except (mm.MoHexCrashed, RuntimeError):
+                mohex.start()
+                continue
+            new.append(json.dumps({"moves": moves, "mohex": known[key][0], "values": known[key][1]}))
     finally:
         mohex.close()
+        if cache and new:
+            with open(cache, "a") as f:
+                f.write("\n".join(new) + "\n")
     positions = [m for m in positions if " ".join(m) in known]
     with tempfile.TemporaryDirectory() as tmp:
         players = {"this": Player(ROOT)}
