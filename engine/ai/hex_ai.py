@@ -34,6 +34,7 @@ from functools import cache
 
 from ..geometry import HexGrid, bits, grid
 from ..hex import Hex
+from .hex_book import book_move
 from .hex_inferior import FillIn, dead_once, inferior
 from .hex_ladder import hopeless_pushes
 from .hex_patterns import Features, around, features, probabilities, score
@@ -534,6 +535,8 @@ class SearchReport:
     filled: int = 0
     #: visits the search's root started with, kept from this game's previous search (see ``reuse``)
     reused: int = 0
+    #: the move came from the opening book (:mod:`engine.ai.hex_book`), not from a search
+    book: bool = False
 
 
 #: the report of the most recent :func:`choose` in this process
@@ -546,9 +549,8 @@ def choose(
 ) -> str:
     """The search's move for the side to move: a cell or ``swap``.
 
-    Without a pie rule the first move is the centre (the strongest opening, which
-    random playouts undervalue: they favour cells near the obtuse corners). Levels
-    that play their best (temperature 0) first look for virtual connections: a
+    Levels that play their best (temperature 0) play the opening from the book
+    (:func:`_opening_move`), then first look for virtual connections: a
     virtual win is played out without searching, when the opponent has one the
     search only looks inside its mustplay region, and inferior cells and hopeless
     ladder pushes are left out (see :func:`knowledge`).
@@ -560,10 +562,11 @@ def choose(
     """
     global LAST
     state = HexState.from_position(pos)
-    if not pos.actions and not state.swap_rule and temperature == 0:
-        n = pos.size
-        LAST = SearchReport(pos.grid.name((n // 2) * n + n // 2))
-        return LAST.move
+    if temperature == 0:
+        opening = _opening_move(state)
+        if opening is not None:
+            LAST = SearchReport(state.t.g.name(opening), book=True)
+            return LAST.move
     reuse = reuse if reuse is not None else iterations is None
     vc: RootAnalysis | None = None
     tree: Node | None = None
@@ -619,6 +622,26 @@ def choose(
         report.by = "search"
     LAST = report
     return report.move
+
+
+def _opening_move(state: HexState) -> int | None:
+    """The opening book's cell for this position (:mod:`engine.ai.hex_book`), or None.
+
+    Without a pie rule the first move on a board the book lacks is the centre (the
+    strongest opening, which random playouts undervalue: they favour cells near the
+    obtuse corners). With one, the book waits until the swap decision is behind: its
+    first moves are the strongest, which is what the pie rule punishes.
+    """
+    if state.swap_open:
+        return None
+    black, white = state.black, state.white
+    if state.swap_rule is not None and not black | white:
+        return None
+    n = state.t.g.n
+    cell = book_move(n, black, white, state.black_to_move)
+    if cell is None and state.swap_rule is None and not black | white:
+        cell = (n // 2) * n + n // 2
+    return cell
 
 
 @dataclass(slots=True)

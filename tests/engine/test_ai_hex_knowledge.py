@@ -590,9 +590,10 @@ def test_a_refined_node_gives_its_fill_to_every_state_below_it():
 
 
 def test_the_best_level_starts_on_the_settled_board_and_the_easy_one_on_the_real_board():
-    pos = _replay(9, "e2 e5")
+    # e1 and f1 are captured for Black's e2; the other stones take the position out of the opening book.
+    pos = _replay(9, "e2 e5 c6 g4 d7")
     choose(pos, "hard", seed=1, iterations=50)
-    assert hex_ai.LAST is not None and hex_ai.LAST.filled == 2
+    assert hex_ai.LAST is not None and not hex_ai.LAST.book and hex_ai.LAST.filled == 2
     assert hex_ai.LAST.move not in ("e1", "f1")
     choose(pos, "easy", seed=1, iterations=50)
     assert hex_ai.LAST is not None and hex_ai.LAST.filled == 0

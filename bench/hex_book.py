@@ -1,0 +1,270 @@
+"""Build the Hex opening book (:mod:`engine.ai.hex_book`) from MoHex 2.0's choices (run by hand).
+
+    .venv/bin/python bench/hex_book.py --mohex PATH --size 9 [--plies 5] [--replies 3,2,2]
+                                       [--seconds 2] [--jobs 2] [--cache bench/data/hex-book/9.jsonl]
+    .venv/bin/python bench/hex_book.py --write [--cache-dir bench/data/hex-book]
+
+The book is a tree grown breadth first from the empty board. At each position MoHex
+searches ``--seconds`` (one thread, no pondering) and gives its move and the value of
+every move it searched (``mohex-values``); the book keeps its move. Which positions are
+grown depends on who the book is for, and it is for both colours:
+
+- the side the book plays only ever plays the book's move;
+- every first stone is grown for both colours (a game can start anywhere without the
+  pie rule, a match may impose the first stone, the pie rule hands it over);
+- otherwise the book's opponent may play MoHex's ``--replies`` best moves by its
+  values (one count per ply after the first: ``3,2,2`` = three replies to the first
+  stone, then two), MoHex's own move always among them.
+
+Positions with fewer than ``--plies`` stones get a book move. A position and its 180°
+turn are one position; transpositions meet. ``--cache`` (JSON lines: the moves that
+reached each position, MoHex's move and values, its seconds) makes the run resumable
+and the book reproducible: ``--write`` turns every cache in ``--cache-dir`` into
+``engine/ai/hex_book_moves.py`` without MoHex. A search bounded by time differs from
+run to run, so a new run with MoHex gives a somewhat different book.
+
+MoHex is a measuring and teaching tool here, never a dependency (see
+``shared/notes/mohex.md``); the book is data it produced, like the learned priors of
+``bench/hex_priors.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import queue
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.append(str(Path(__file__).resolve().parent))
+
+import mohex_match as mm  # noqa: E402
+
+from engine.ai.hex_book import canonical  # noqa: E402
+from engine.geometry import grid  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE_DIR = ROOT / "bench" / "data" / "hex-book"
+MODULE = ROOT / "engine" / "ai" / "hex_book_moves.py"
+
+
+def position_key(n: int, moves: list[str]) -> tuple[str, bool]:
+    """The book key of the position after ``moves`` (Black first, no swap) and whether it is turned."""
+    g = grid(n)
+    stones = [0, 0]
+    for j, m in enumerate(moves):
+        stones[j % 2] |= 1 << g.parse(m)
+    return canonical(n, stones[0], stones[1], len(moves) % 2 == 0)
+
+
+def ask(mohex: mm.MoHex, moves: list[str], seconds: float) -> tuple[str, dict[str, float | str]]:
+    """MoHex's move after ``moves`` and its root values (none when its connections decided
+    the position without a search)."""
+    mohex.command("clear_board")
+    for j, m in enumerate(moves):
+        mohex.command(f"play {'bw'[j % 2]} {m}")
+    mohex.command(f"param_mohex max_time {seconds}")
+    best = mohex.command(f"genmove {'bw'[len(moves) % 2]}").lower()
+    mohex.command("undo")
+    try:
+        words = mohex.command("mohex-values").split()
+    except RuntimeError:  # "No previous search"
+        return best, {}
+    return best, values_from(words)
+
+
+def values_from(words: list[str]) -> dict[str, float | str]:
+    """``mohex-values``' answer as cell → win rate for the mover (a proven win 1, loss 0)."""
+    out: dict[str, float | str] = {}
+    for cell, v in zip(words[0::2], words[1::2]):
+        if v.startswith("W@"):
+            out[cell] = 1.0
+        elif v.startswith("L@"):
+            out[cell] = 0.0
+        elif v.startswith("."):
+            out[cell] = float("0" + v.split("@")[0])
+        else:
+            out[cell] = "unvisited"
+    return out
+
+
+def is_cell(n: int, move: str) -> bool:
+    """Whether MoHex's answer is a cell of the board (not ``resign``)."""
+    try:
+        grid(n).parse(move)
+    except ValueError:
+        return False
+    return True
+
+
+def ranked(vals: dict[str, float | str], best: str) -> list[str]:
+    """MoHex's searched moves, best value first, its own choice first of all."""
+    scored = sorted(((v, c) for c, v in vals.items() if isinstance(v, float)), key=lambda t: (-t[0], t[1]))
+    return [best] + [c for _, c in scored if c != best]
+
+
+def load(path: Path) -> dict[str, dict]:
+    """A cache file's records by position key."""
+    out: dict[str, dict] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                r = json.loads(line)
+                out[r["key"]] = r
+    return out
+
+
+def query_all(
+    mohex_path: str, n: int, todo: list[list[str]], seconds: float, jobs: int, sink: Path,
+) -> dict[str, dict]:
+    """MoHex's move and values in each position of ``todo``, ``jobs`` MoHex processes at once;
+    each answer is appended to ``sink`` as soon as it is known."""
+    work: queue.Queue[list[str]] = queue.Queue()
+    for moves in todo:
+        work.put(moves)
+    done: dict[str, dict] = {}
+    lock = threading.Lock()
+    start = time.perf_counter()
+
+    def worker() -> None:
+        mohex = mm.MoHex(mohex_path, n)
+        try:
+            while True:
+                try:
+                    moves = work.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    best, vals = ask(mohex, moves, seconds)
+                except (mm.MoHexCrashed, RuntimeError) as e:
+                    print(f"  MoHex failed after {' '.join(moves) or 'the empty board'}: {e}", file=sys.stderr)
+                    mohex.start()
+                    continue
+                key, _ = position_key(n, moves)
+                record = {"key": key, "moves": moves, "mohex": best, "values": vals, "seconds": seconds}
+                with lock:
+                    done[key] = record
+                    with open(sink, "a") as f:
+                        f.write(json.dumps(record) + "\n")
+                    if len(done) % 25 == 0:
+                        rate = (time.perf_counter() - start) / len(done)
+                        print(f"  {len(done)}/{len(todo)} positions, {rate:.1f} s each", file=sys.stderr)
+        finally:
+            mohex.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return done
+
+
+def grow(mohex_path: str, n: int, plies: int, replies: list[int], seconds: float, jobs: int, cache: Path) -> None:
+    """Grow the book of an n×n board to ``plies`` plies (see the module docstring)."""
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    known = load(cache)
+    g = grid(n)
+    # position key → (the moves that reached it, the colours the book plays there)
+    frontier: dict[str, tuple[list[str], set[str]]] = {position_key(n, [])[0]: ([], {"b", "w"})}
+    for depth in range(plies):
+        todo = [moves for key, (moves, _) in frontier.items() if key not in known]
+        print(f"ply {depth}: {len(frontier)} positions, {len(todo)} to search", file=sys.stderr)
+        if todo:
+            known.update(query_all(mohex_path, n, todo, seconds, jobs, cache))
+        if depth == plies - 1:
+            break
+        nxt: dict[str, tuple[list[str], set[str]]] = {}
+        for key, (_, sides) in frontier.items():
+            record = known.get(key)
+            if record is None or not is_cell(n, record["mohex"]):
+                continue  # MoHex failed (or resigned) there: the branch ends
+            mover, other = ("b", "w") if depth % 2 == 0 else ("w", "b")
+            # MoHex's move was found in the frame of ``record["moves"]``, which may be this
+            # position turned by 180°; the children are made from that frame's moves.
+            base = record["moves"]
+            children: list[tuple[str, str]] = []
+            if mover in sides:
+                children.append((record["mohex"], mover))
+            if other in sides:
+                if depth == 0:
+                    cells = [g.name(i) for i in range(n * n)]
+                else:
+                    cells = ranked(record["values"], record["mohex"])[: replies[min(depth, len(replies)) - 1]]
+                children.extend((c, other) for c in cells)
+            if depth == 0:
+                # The first stone may be imposed (a match's fixed openings, a pie-rule offer the
+                # AI takes): the book plays on after every first stone with either colour.
+                children = [(c, side) for c, _ in children for side in ("b", "w")]
+            for cell, side in children:
+                child = base + [cell]
+                ckey, _ = position_key(n, child)
+                if ckey in nxt:
+                    nxt[ckey][1].add(side)
+                else:
+                    nxt[ckey] = (child, {side})
+        frontier = nxt
+
+
+def write(cache_dir: Path, out: Path) -> None:
+    """Write every cache of ``cache_dir`` (one per board size, ``N.jsonl``) as the book module."""
+    books: dict[int, dict[str, int]] = {}
+    sources = []
+    for path in sorted(cache_dir.glob("*.jsonl"), key=lambda p: int(p.stem)):
+        n = int(path.stem)
+        g = grid(n)
+        book: dict[str, int] = {}
+        records = load(path)
+        for key, r in records.items():
+            if not is_cell(n, r["mohex"]):
+                continue
+            _, turned = position_key(n, r["moves"])
+            cell = g.parse(r["mohex"])
+            book[key] = n * n - 1 - cell if turned else cell
+        books[n] = dict(sorted(book.items()))
+        seconds = sorted({r["seconds"] for r in records.values()})
+        sources.append(f"{n}×{n}: {len(book)} positions, MoHex {'/'.join(f'{s:g}' for s in seconds)} s each")
+    lines = [
+        '"""The opening book\'s moves (see :mod:`engine.ai.hex_book`). Generated by ``bench/hex_book.py --write``',
+        f"from ``bench/data/hex-book/`` ({'; '.join(sources)}): do not edit by hand.\"\"\"",
+        "",
+        "# fmt: off",
+        "#: per board size: position key (:func:`engine.ai.hex_book.canonical`) → the cell to play",
+        "BOOK: dict[int, dict[str, int]] = {",
+    ]
+    for n, book in books.items():
+        lines.append(f"    {n}: {{")
+        lines.extend(f"        {key!r}: {cell}," for key, cell in book.items())
+        lines.append("    },")
+    lines += ["}", "# fmt: on", ""]
+    out.write_text("\n".join(lines))
+    print(f"wrote {out}: {'; '.join(sources)}")
+
+
+def main() -> None:
+    """Command line."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--mohex")
+    p.add_argument("--size", type=int, default=9)
+    p.add_argument("--plies", type=int, default=5)
+    p.add_argument("--replies", default="3,2,2", help="the opponent's replies grown per ply after the first")
+    p.add_argument("--seconds", type=float, default=2.0)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--cache", help="default: bench/data/hex-book/SIZE.jsonl")
+    p.add_argument("--write", action="store_true", help="write the book module from the caches (no MoHex)")
+    p.add_argument("--cache-dir", default=str(CACHE_DIR))
+    a = p.parse_args()
+    if a.write:
+        write(Path(a.cache_dir), MODULE)
+        return
+    if not a.mohex:
+        p.error("--mohex PATH is needed to grow the book (" + mm.HOW_TO_GET + ")")
+    cache = Path(a.cache) if a.cache else CACHE_DIR / f"{a.size}.jsonl"
+    grow(a.mohex, a.size, a.plies, [int(x) for x in a.replies.split(",")], a.seconds, a.jobs, cache)
+
+
+if __name__ == "__main__":
+    main()

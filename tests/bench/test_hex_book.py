@@ -1,0 +1,49 @@
+"""``bench/hex_book.py``: keys of positions, MoHex's replies in order, and the book module it writes."""
+
+from __future__ import annotations
+
+import json
+import runpy
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BOOK = runpy.run_path(str(ROOT / "bench/hex_book.py"))
+
+
+def test_a_position_reached_in_another_order_or_turned_by_half_a_turn_has_one_key():
+    key = BOOK["position_key"]
+    assert key(9, ["e5", "f3", "d4"])[0] == key(9, ["d4", "f3", "e5"])[0]
+    # a1 and i9 are each other's half turn; so are b2 and h8.
+    assert key(9, ["a1", "b2"])[0] == key(9, ["i9", "h8"])[0]
+    assert key(9, ["a1", "b2"])[0] != key(9, ["b2", "a1"])[0]
+
+
+def test_mohex_replies_are_ranked_by_value_with_its_own_move_first():
+    vals = {"a1": 0.4, "b2": 0.7, "c3": "unvisited", "d4": 0.5, "e5": 0.6}
+    assert BOOK["ranked"](vals, "e5") == ["e5", "b2", "d4", "a1"]
+
+
+def test_mohex_values_are_read_as_win_rates_with_proofs_as_certainties():
+    words = "a1 .53@120 b2 W@3 c3 L@5 d4 -".split()
+    assert BOOK["values_from"](words) == {"a1": 0.53, "b2": 1.0, "c3": 0.0, "d4": "unvisited"}
+
+
+def test_the_written_book_plays_mohex_move_in_the_frame_of_the_position_asked(tmp_path):
+    key = BOOK["position_key"]
+    # Recorded after a1 (its key is a1's, not turned) and after i9 (turned: the key is a1's frame).
+    records = [
+        {"key": key(9, [])[0], "moves": [], "mohex": "e5", "values": {}, "seconds": 2.0},
+        {"key": key(9, ["i9", "h8"])[0], "moves": ["i9", "h8"], "mohex": "g7", "values": {}, "seconds": 2.0},
+        {"key": key(9, ["e4"])[0], "moves": ["e4"], "mohex": "resign", "values": {}, "seconds": 2.0},
+    ]
+    (tmp_path / "9.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    out = tmp_path / "moves.py"
+    BOOK["write"](tmp_path, out)
+    book = runpy.run_path(str(out))["BOOK"]
+    assert set(book) == {9}
+    assert len(book[9]) == 2  # "resign" is no book move
+    k, turned = key(9, ["i9", "h8"])
+    assert turned
+    # g7 (index 60) in the frame of i9/h8 is c3 (index 20) in the key's frame.
+    assert book[9][k] == 20
+    assert book[9][key(9, [])[0]] == 40
