@@ -163,11 +163,31 @@ def query_all(
     return done
 
 
+def children(n: int, depth: int, record: dict, sides: set[str], replies: list[int]) -> list[tuple[str, str]]:
+    """The moves the book grows from a position ``depth`` stones deep, each with the colour the
+    book plays after it: its own move where it is to play (a colour of ``sides``), MoHex's best
+    ``replies`` where its opponent is, and after the empty board every first stone for both colours."""
+    mover, other = ("b", "w") if depth % 2 == 0 else ("w", "b")
+    out: list[tuple[str, str]] = []
+    if mover in sides:
+        out.append((record["mohex"], mover))
+    if other in sides:
+        if depth == 0:
+            cells = [grid(n).name(i) for i in range(n * n)]
+        else:
+            cells = ranked(record["values"], record["mohex"])[: replies[min(depth, len(replies)) - 1]]
+        out.extend((c, other) for c in cells)
+    if depth == 0:
+        # The first stone may be imposed (a match's fixed openings, a pie-rule offer the AI
+        # takes): the book plays on after every first stone with either colour.
+        out = [(c, side) for c in dict.fromkeys(c for c, _ in out) for side in ("b", "w")]
+    return out
+
+
 def grow(mohex_path: str, n: int, plies: int, replies: list[int], seconds: float, jobs: int, cache: Path) -> None:
     """Grow the book of an n×n board to ``plies`` plies (see the module docstring)."""
     cache.parent.mkdir(parents=True, exist_ok=True)
     known = load(cache)
-    g = grid(n)
     # position key → (the moves that reached it, the colours the book plays there)
     frontier: dict[str, tuple[list[str], set[str]]] = {position_key(n, [])[0]: ([], {"b", "w"})}
     for depth in range(plies):
@@ -182,25 +202,10 @@ def grow(mohex_path: str, n: int, plies: int, replies: list[int], seconds: float
             record = known.get(key)
             if record is None or not is_cell(n, record["mohex"]):
                 continue  # MoHex failed (or resigned) there: the branch ends
-            mover, other = ("b", "w") if depth % 2 == 0 else ("w", "b")
             # MoHex's move was found in the frame of ``record["moves"]``, which may be this
             # position turned by 180°; the children are made from that frame's moves.
-            base = record["moves"]
-            children: list[tuple[str, str]] = []
-            if mover in sides:
-                children.append((record["mohex"], mover))
-            if other in sides:
-                if depth == 0:
-                    cells = [g.name(i) for i in range(n * n)]
-                else:
-                    cells = ranked(record["values"], record["mohex"])[: replies[min(depth, len(replies)) - 1]]
-                children.extend((c, other) for c in cells)
-            if depth == 0:
-                # The first stone may be imposed (a match's fixed openings, a pie-rule offer the
-                # AI takes): the book plays on after every first stone with either colour.
-                children = [(c, side) for c, _ in children for side in ("b", "w")]
-            for cell, side in children:
-                child = base + [cell]
+            for cell, side in children(n, depth, record, sides, replies):
+                child = record["moves"] + [cell]
                 ckey, _ = position_key(n, child)
                 if ckey in nxt:
                     nxt[ckey][1].add(side)

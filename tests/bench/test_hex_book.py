@@ -47,3 +47,35 @@ def test_the_written_book_plays_mohex_move_in_the_frame_of_the_position_asked(tm
     # g7 (index 60) in the frame of i9/h8 is c3 (index 20) in the key's frame.
     assert book[9][k] == 20
     assert book[9][key(9, [])[0]] == 40
+
+
+def _record(best: str, vals: dict) -> dict:
+    return {"key": "", "moves": [], "mohex": best, "values": vals, "seconds": 2.0}
+
+
+def test_after_the_empty_board_the_book_grows_every_first_stone_for_both_colours():
+    grown = BOOK["children"](3, 0, _record("b2", {}), {"b", "w"}, [2])
+    assert len(grown) == 18
+    assert {side for _, side in grown} == {"b", "w"}
+    assert {c for c, _ in grown} == {f"{col}{row}" for col in "abc" for row in (1, 2, 3)}
+
+
+def test_where_the_book_is_to_play_it_grows_only_its_own_move():
+    grown = BOOK["children"](9, 1, _record("e5", {"e5": 0.6, "d6": 0.7}), {"w"}, [3])
+    assert grown == [("e5", "w")]
+
+
+def test_where_the_opponent_is_to_play_the_book_grows_mohex_best_replies():
+    vals = {"e5": 0.6, "d6": 0.7, "c7": 0.5, "b8": 0.4}
+    grown = BOOK["children"](9, 1, _record("e5", vals), {"b"}, [3, 1])
+    assert grown == [("e5", "b"), ("d6", "b"), ("c7", "b")]
+    # one count per ply after the first, the last one for every ply beyond
+    assert BOOK["children"](9, 2, _record("e5", vals), {"w"}, [3, 1]) == [("e5", "w")]
+    assert BOOK["children"](9, 3, _record("e5", vals), {"b"}, [3, 1]) == [("e5", "b")]
+    assert BOOK["children"](9, 3, _record("e5", vals), {"b"}, [3, 2]) == [("e5", "b"), ("d6", "b")]
+
+
+def test_where_the_book_plays_either_colour_it_grows_both():
+    vals = {"e5": 0.6, "d6": 0.7}
+    grown = BOOK["children"](9, 1, _record("e5", vals), {"b", "w"}, [2])
+    assert grown == [("e5", "w"), ("e5", "b"), ("d6", "b")]
