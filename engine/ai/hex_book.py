@@ -1,12 +1,11 @@
 """The Hex opening book: a stronger player's move in the first few plies, looked up, not searched.
 
-The search loses most of its games against MoHex 2.0 in the opening (``bench/mohex_review.py``
-finds our first bad move at our second to fourth move in most of them): a few seconds of
-Monte Carlo search cannot tell which of two quiet opening moves holds a game that is decided
-forty plies later. Strong Hex programs play the opening from a book; so does this AI. The
-moves come from :mod:`engine.ai.hex_book_moves`, written by ``bench/hex_book.py`` from MoHex's
-choices after a longer search than a game gives it (every first move, then the most likely
-replies of each side a few plies deep). The engine does no I/O, so the book is a module.
+A few seconds of Monte Carlo search cannot tell which of two quiet opening moves holds a
+game that is decided forty plies later, and strong Hex programs play the opening from a
+book; so does this AI (the README's benchmarks say what it is worth). The moves are in
+:mod:`engine.ai.hex_book_moves`, written by ``bench/hex_book.py``: MoHex 2.0's choice after
+a 2 s search, after every first stone and then the likeliest replies of each side a few
+plies deep. The engine does no I/O, so the book is a module.
 
 A position is keyed by its stones and the side to move, not by the moves that led to it
 (transpositions share an entry), and a position and its 180° turn (the same position for
