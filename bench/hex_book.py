@@ -3,6 +3,7 @@
     .venv/bin/python bench/hex_book.py --mohex PATH --size 9 [--plies 5] [--replies 3,2,2]
                                        [--seconds 2] [--jobs 2] [--cache bench/data/hex-book/9.jsonl]
     .venv/bin/python bench/hex_book.py --write [--cache-dir bench/data/hex-book]
+    .venv/bin/python bench/hex_book.py --mohex PATH --size 9 --steadiness 60 [--seconds 2]
 
 The book is a tree grown breadth first from the empty board. At each position MoHex
 searches ``--seconds`` (one thread, no pondering) and gives its move and the value of
@@ -21,7 +22,8 @@ turn are one position; transpositions meet. ``--cache`` (JSON lines: the moves t
 reached each position, MoHex's move and values, its seconds) makes the run resumable
 and the book reproducible: ``--write`` turns every cache in ``--cache-dir`` into
 ``engine/ai/hex_book_moves.py`` without MoHex. A search bounded by time differs from
-run to run, so a new run with MoHex gives a somewhat different book.
+run to run, so a new run with MoHex gives a somewhat different book; ``--steadiness N``
+measures how much: it searches N of the book's positions again and compares.
 
 MoHex is a measuring and teaching tool here, never a dependency (see
 ``shared/notes/mohex.md``); the book is data it produced, like the learned priors of
@@ -33,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import queue
+import random
 import sys
 import threading
 import time
@@ -42,6 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent))
 
 import mohex_match as mm  # noqa: E402
+from mohex_review import _worth as worth  # noqa: E402
+from mohex_review import values  # noqa: E402
 
 from engine.ai.hex_book import canonical  # noqa: E402
 from engine.geometry import grid  # noqa: E402
@@ -58,37 +63,6 @@ def position_key(n: int, moves: list[str]) -> tuple[str, bool]:
     for j, m in enumerate(moves):
         stones[j % 2] |= 1 << g.parse(m)
     return canonical(n, stones[0], stones[1], len(moves) % 2 == 0)
-
-
-def ask(mohex: mm.MoHex, moves: list[str], seconds: float) -> tuple[str, dict[str, float | str]]:
-    """MoHex's move after ``moves`` and its root values (none when its connections decided
-    the position without a search)."""
-    mohex.command("clear_board")
-    for j, m in enumerate(moves):
-        mohex.command(f"play {'bw'[j % 2]} {m}")
-    mohex.command(f"param_mohex max_time {seconds}")
-    best = mohex.command(f"genmove {'bw'[len(moves) % 2]}").lower()
-    mohex.command("undo")
-    try:
-        words = mohex.command("mohex-values").split()
-    except RuntimeError:  # "No previous search"
-        return best, {}
-    return best, values_from(words)
-
-
-def values_from(words: list[str]) -> dict[str, float | str]:
-    """``mohex-values``' answer as cell → win rate for the mover (a proven win 1, loss 0)."""
-    out: dict[str, float | str] = {}
-    for cell, v in zip(words[0::2], words[1::2]):
-        if v.startswith("W@"):
-            out[cell] = 1.0
-        elif v.startswith("L@"):
-            out[cell] = 0.0
-        elif v.startswith("."):
-            out[cell] = float("0" + v.split("@")[0])
-        else:
-            out[cell] = "unvisited"
-    return out
 
 
 def is_cell(n: int, move: str) -> bool:
@@ -138,7 +112,7 @@ def query_all(
                 except queue.Empty:
                     return
                 try:
-                    best, vals = ask(mohex, moves, seconds)
+                    best, vals = values(mohex, moves, seconds)
                 except (mm.MoHexCrashed, RuntimeError) as e:
                     print(f"  MoHex failed after {' '.join(moves) or 'the empty board'}: {e}", file=sys.stderr)
                     mohex.start()
@@ -214,6 +188,34 @@ def grow(mohex_path: str, n: int, plies: int, replies: list[int], seconds: float
         frontier = nxt
 
 
+def steadiness(mohex_path: str, n: int, cache: Path, count: int, seconds: float) -> None:
+    """Search ``count`` book positions of 2 and 4 stones again and print how often MoHex chose the
+    same move, and how far below its new choice the new search values the book's move (a move it
+    left out counts as its worst searched one): MoHex's own noise, the yardstick for
+    ``bench/mohex_review.py``'s values of our opening moves."""
+    records = [r for r in load(cache).values() if len(r["moves"]) in (2, 4) and r["values"]]
+    random.Random(1).shuffle(records)
+    records = records[:count]
+    mohex = mm.MoHex(mohex_path, n)
+    same = big = 0
+    gaps = []
+    try:
+        for r in records:
+            best, vals = values(mohex, r["moves"], seconds)
+            gap = max(0.0, worth(vals, best) - worth(vals, r["mohex"]))
+            same += best == r["mohex"]
+            big += gap >= 0.1
+            gaps.append(gap)
+    finally:
+        mohex.close()
+    k = len(gaps)
+    print(
+        f"{k} book positions of 2 and 4 stones ({n}×{n}), searched again for {seconds:g} s: the same move "
+        f"in {same}/{k}; the book's move valued >= 0.1 below the new choice in {big}/{k}, "
+        f"{sum(gaps) / max(k, 1):.3f} below on average"
+    )
+
+
 def write(cache_dir: Path, out: Path) -> None:
     """Write every cache of ``cache_dir`` (one per board size, ``N.jsonl``) as the book module."""
     books: dict[int, dict[str, int]] = {}
@@ -260,6 +262,7 @@ def main() -> None:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--cache", help="default: bench/data/hex-book/SIZE.jsonl")
     p.add_argument("--write", action="store_true", help="write the book module from the caches (no MoHex)")
+    p.add_argument("--steadiness", type=int, metavar="N", help="search N book positions again (see steadiness)")
     p.add_argument("--cache-dir", default=str(CACHE_DIR))
     a = p.parse_args()
     if a.write:
@@ -268,6 +271,9 @@ def main() -> None:
     if not a.mohex:
         p.error("--mohex PATH is needed to grow the book (" + mm.HOW_TO_GET + ")")
     cache = Path(a.cache) if a.cache else CACHE_DIR / f"{a.size}.jsonl"
+    if a.steadiness:
+        steadiness(a.mohex, a.size, cache, a.steadiness, a.seconds)
+        return
     grow(a.mohex, a.size, a.plies, [int(x) for x in a.replies.split(",")], a.seconds, a.jobs, cache)
 
 

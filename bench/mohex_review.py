@@ -77,14 +77,23 @@ def lost_games(path: str, colour: str) -> tuple[int, list[tuple[str, list[str]]]
 
 
 def values(mohex: mm.MoHex, moves: list[str], seconds: float) -> tuple[str, dict[str, float | str]]:
-    """MoHex's move in the position after ``moves`` and its root values (a proven win 1, loss 0)."""
+    """MoHex's move in the position after ``moves`` and its root values (a proven win 1, loss 0;
+    none when its connections decided the position without a search)."""
     mohex.command("clear_board")
     for j, m in enumerate(moves):
         mohex.command(f"play {'bw'[j % 2]} {m}")
     mohex.command(f"param_mohex max_time {seconds}")
     best = mohex.command(f"genmove {'bw'[len(moves) % 2]}").lower()
     mohex.command("undo")
-    words = mohex.command("mohex-values").split()
+    try:
+        words = mohex.command("mohex-values").split()
+    except RuntimeError:  # "No previous search": its connections decided the position unsearched
+        return best, {}
+    return best, values_from(words)
+
+
+def values_from(words: list[str]) -> dict[str, float | str]:
+    """``mohex-values``' answer as cell → win rate for the mover (a proven win 1, loss 0)."""
     out: dict[str, float | str] = {}
     for cell, v in zip(words[0::2], words[1::2]):
         if v.startswith("W@"):
@@ -95,7 +104,7 @@ def values(mohex: mm.MoHex, moves: list[str], seconds: float) -> tuple[str, dict
             out[cell] = float("0" + v.split("@")[0])
         else:
             out[cell] = "unvisited"
-    return best, out
+    return out
 
 
 def is_save(size: int, moves: list[str], move: str) -> bool:

@@ -23,11 +23,6 @@ def test_mohex_replies_are_ranked_by_value_with_its_own_move_first():
     assert BOOK["ranked"](vals, "e5") == ["e5", "b2", "d4", "a1"]
 
 
-def test_mohex_values_are_read_as_win_rates_with_proofs_as_certainties():
-    words = "a1 .53@120 b2 W@3 c3 L@5 d4 -".split()
-    assert BOOK["values_from"](words) == {"a1": 0.53, "b2": 1.0, "c3": 0.0, "d4": "unvisited"}
-
-
 def test_the_written_book_plays_mohex_move_in_the_frame_of_the_position_asked(tmp_path):
     key = BOOK["position_key"]
     # Recorded after a1 (its key is a1's, not turned) and after i9 (turned: the key is a1's frame).

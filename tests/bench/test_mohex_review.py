@@ -49,3 +49,8 @@ def test_a_move_mohex_left_out_of_its_search_is_worth_its_worst_searched_move():
     assert worth(values, "e5") == 0.61
     assert worth(values, "c3") == 0.42
     assert worth(values, "a1") == 0.42
+
+
+def test_mohex_values_are_read_as_win_rates_with_proofs_as_certainties():
+    words = "a1 .53@120 b2 W@3 c3 L@5 d4 -".split()
+    assert REVIEW["values_from"](words) == {"a1": 0.53, "b2": 1.0, "c3": 0.0, "d4": "unvisited"}
