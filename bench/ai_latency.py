@@ -4,8 +4,9 @@
 
 Uses the bot's own :class:`bot.ai.BotAI` (the engine's process pool, two
 workers, as ``python -m bot`` runs it) from an asyncio event loop: K games ask
-for a move at the same moment (Hex 11×11 after one stone, inpHeXion 7×7 after
-two turns, Blind Hex choosing, in turn), and the time from the request to the
+for a move at the same moment (Hex 11×11 after five stones, out of the opening
+book so that the search runs; inpHeXion 7×7 after two turns; Blind Hex
+choosing; in turn), and the time from the request to the
 answer is measured for each. While they think, a task that sleeps 5 ms records
 how late it wakes (the event loop's lag): the search never runs on the loop.
 The issue's target: every move within its level's budget + 1 s. Not a test.
@@ -26,7 +27,7 @@ from bot.ai import BotAI  # noqa: E402
 from engine import new_game  # noqa: E402
 from engine.ai import LEVELS  # noqa: E402
 
-POSITIONS = [("hex", 11, ["f6"]), ("inphexion", 7, ["d4", "d4 d5"]), ("blindhex", None, ["aside 4+5"])]
+POSITIONS = [("hex", 11, ["f6", "e7", "g5", "d8", "h4"]), ("inphexion", 7, ["d4", "d4 d5"]), ("blindhex", None, ["aside 4+5"])]
 
 
 async def lag_sampler(samples: list[float], stop: asyncio.Event, period: float = 0.005) -> None:

@@ -294,15 +294,26 @@ def write(out: str, index: Index, theta, games: int, positions: int) -> None:
 
 def agree(data: list[str], iterations: int, positions: int, biases: list[float]) -> None:
     """How often the whole search (``engine.ai.choose``, level medium, fixed iterations) plays
-    MoHex's move, per progressive-bias constant; bias 0 is the search without learned priors,
-    the baseline, run in the same process on the same positions."""
+    MoHex's move, per progressive-bias constant, in positions out of the opening book; bias 0
+    is the search without learned priors, the baseline, run in the same process on the same
+    positions."""
     from dataclasses import replace
 
     from engine import make_options
     from engine.ai import choose, hex_ai
+    from engine.ai.hex_book import book_move
+    from engine.geometry import grid
 
+    def in_book(moves: list[str]) -> bool:
+        g = grid(9)
+        stones = [0, 0]
+        for j, m in enumerate(moves):
+            stones[j % 2] |= 1 << g.parse(m)
+        return book_move(9, stones[0], stones[1], len(moves) % 2 == 0) is not None
+
+    # Positions the opening book answers are left out: the search never sees them.
     cases = [(moves[:k], m) for moves, searched in load(data) for k, (m, s) in enumerate(zip(moves, searched))
-             if s and k >= 2]
+             if s and k >= 2 and not in_book(moves[:k])]
     random.Random(7).shuffle(cases)
     cases = cases[:positions]
     default = hex_ai.PARAMS
