@@ -48,21 +48,12 @@ import mohex_match as mm  # noqa: E402
 from mohex_review import _worth as worth  # noqa: E402
 from mohex_review import values  # noqa: E402
 
-from engine.ai.hex_book import canonical  # noqa: E402
+from engine.ai.hex_book import position_key  # noqa: E402
 from engine.geometry import grid  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE_DIR = ROOT / "bench" / "data" / "hex-book"
 MODULE = ROOT / "engine" / "ai" / "hex_book_moves.py"
-
-
-def position_key(n: int, moves: list[str]) -> tuple[str, bool]:
-    """The book key of the position after ``moves`` (Black first, no swap) and whether it is turned."""
-    g = grid(n)
-    stones = [0, 0]
-    for j, m in enumerate(moves):
-        stones[j % 2] |= 1 << g.parse(m)
-    return canonical(n, stones[0], stones[1], len(moves) % 2 == 0)
 
 
 def is_cell(n: int, move: str) -> bool:

@@ -301,19 +301,11 @@ def agree(data: list[str], iterations: int, positions: int, biases: list[float])
 
     from engine import make_options
     from engine.ai import choose, hex_ai
-    from engine.ai.hex_book import book_move
-    from engine.geometry import grid
-
-    def in_book(moves: list[str]) -> bool:
-        g = grid(9)
-        stones = [0, 0]
-        for j, m in enumerate(moves):
-            stones[j % 2] |= 1 << g.parse(m)
-        return book_move(9, stones[0], stones[1], len(moves) % 2 == 0) is not None
+    from engine.ai.hex_book import BOOK, position_key
 
     # Positions the opening book answers are left out: the search never sees them.
     cases = [(moves[:k], m) for moves, searched in load(data) for k, (m, s) in enumerate(zip(moves, searched))
-             if s and k >= 2 and not in_book(moves[:k])]
+             if s and k >= 2 and position_key(9, moves[:k])[0] not in BOOK.get(9, {})]
     random.Random(7).shuffle(cases)
     cases = cases[:positions]
     default = hex_ai.PARAMS

@@ -14,27 +14,21 @@ both sides: each edge maps to its own colour's other edge) share one key.
 
 from __future__ import annotations
 
+from ..geometry import bits, grid
 from .hex_book_moves import BOOK
 
 
-def _key(n: int, black: int, white: int, black_to_move: bool) -> str:
+def _key(black: int, white: int, black_to_move: bool) -> str:
     """The position as text: Black's cells, White's cells (indices, ascending) and the mover."""
     return "{}/{}/{}".format(
-        ",".join(str(i) for i in range(n * n) if black >> i & 1),
-        ",".join(str(i) for i in range(n * n) if white >> i & 1),
-        "b" if black_to_move else "w",
+        ",".join(map(str, bits(black))), ",".join(map(str, bits(white))), "b" if black_to_move else "w"
     )
 
 
 def _turned(n: int, cells: int) -> int:
     """The bitboard turned by 180° (cell i goes to n·n − 1 − i)."""
-    out = 0
     last = n * n - 1
-    while cells:
-        low = cells & -cells
-        out |= 1 << (last - low.bit_length() + 1)
-        cells ^= low
-    return out
+    return sum(1 << (last - i) for i in bits(cells))
 
 
 def canonical(n: int, black: int, white: int, black_to_move: bool) -> tuple[str, bool]:
@@ -43,9 +37,22 @@ def canonical(n: int, black: int, white: int, black_to_move: bool) -> tuple[str,
     >>> canonical(3, 1 << 8, 0, False)  # a Black stone on c3, White to move: the same as on a1
     ('0//w', True)
     """
-    plain = _key(n, black, white, black_to_move)
-    turned = _key(n, _turned(n, black), _turned(n, white), black_to_move)
+    plain = _key(black, white, black_to_move)
+    turned = _key(_turned(n, black), _turned(n, white), black_to_move)
     return (turned, True) if turned < plain else (plain, False)
+
+
+def position_key(n: int, moves: list[str]) -> tuple[str, bool]:
+    """:func:`canonical` of the position after ``moves`` (cell names, Black first, no swap).
+
+    >>> position_key(9, ["i9", "h8"]) == position_key(9, ["a1", "b2"])[:1] + (True,)
+    True
+    """
+    g = grid(n)
+    stones = [0, 0]
+    for j, m in enumerate(moves):
+        stones[j % 2] |= 1 << g.parse(m)
+    return canonical(n, stones[0], stones[1], len(moves) % 2 == 0)
 
 
 def book_move(n: int, black: int, white: int, black_to_move: bool) -> int | None:
