@@ -260,7 +260,8 @@ def main() -> None:
         write(Path(a.cache_dir), MODULE)
         return
     if not a.mohex:
-        p.error("--mohex PATH is needed to grow the book (" + mm.HOW_TO_GET + ")")
+        p.error("--mohex PATH (a MoHex 2.0 binary) is needed to grow the book. "
+                + mm.HOW_TO_GET.removeprefix("MoHex row skipped: no MoHex binary. "))
     cache = Path(a.cache) if a.cache else CACHE_DIR / f"{a.size}.jsonl"
     if a.steadiness:
         steadiness(a.mohex, a.size, cache, a.steadiness, a.seconds)
