@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/hex_versus.py [--base main] [--this REF] [--size 9] [--seconds 0.5]
                                          [--games 40] [--level medium] [--jobs 2] [--seed 1]
+                                         [--base-seconds S]
 
 The baseline is ``git archive REF`` unpacked into a temporary folder; so is the measured
 side when ``--this`` names a ref (by default it is this working tree, which must then not
@@ -116,9 +117,8 @@ def play(players: dict[str, Player], args: argparse.Namespace, index: int) -> Re
     while pos.outcome is None:
         side = "this" if pos.to_move[0] == this_colour else "base"
         seed = args.seed * 100_003 + (index // 2) * 1_000 + len(pos.actions)
-        move, seconds, iterations, reused = players[side].move(
-            args.size, list(pos.actions), args.level, args.seconds, seed,
-        )
+        budget = args.seconds if side == "this" or args.base_seconds is None else args.base_seconds
+        move, seconds, iterations, reused = players[side].move(args.size, list(pos.actions), args.level, budget, seed)
         spent[side].append(seconds)
         if iterations:
             searched[side].append((iterations, reused))
@@ -145,6 +145,9 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=9)
     ap.add_argument("--seconds", type=float, default=0.5, help="time per move, both sides")
     ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--base-seconds", type=float, default=None,
+                    help="time per move of the baseline (default: --seconds); with --base = this tree's commit, "
+                         "a time-odds match: what a faster search would be worth")
     ap.add_argument("--level", default="medium", help="level both sides play (its temperature; time from --seconds)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
@@ -181,7 +184,8 @@ def main() -> None:
         a, b = results[i], results[i + 1]
         both_this += a.this_won and b.this_won
         both_base += not a.this_won and not b.this_won
-    print(f"\n{args.this or 'this tree'} vs {args.base}, {args.size}×{args.size}, {args.seconds} s a move ({args.level}): "
+    odds = f"(base {args.base_seconds} s) " if args.base_seconds is not None else ""
+    print(f"\n{args.this or 'this tree'} vs {args.base}, {args.size}×{args.size}, {args.seconds} s a move {odds}({args.level}): "
           f"{wins}/{len(results)} = {wins / len(results):.0%} "
           f"(as Black {sum(r.this_won for r in as_b)}/{len(as_b)}, as White {sum(r.this_won for r in as_w)}/{len(as_w)}); "
           f"openings won with both colours: this tree {both_this}, base {both_base}")
