@@ -44,11 +44,13 @@ What the AI uses:
 from __future__ import annotations
 
 import time
-from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 from ..geometry import HexGrid, bits
+from .hex_vc_kernel import hsearch
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,18 +86,25 @@ class EdgeVCs:
 
 
 class HSearch:
-    """The H-search of one player on one position (build with :func:`edge_vcs`)."""
+    """The H-search of one player on one position (build with :func:`edge_vcs`).
+
+    This part finds the nodes and the seed connections; the rules run compiled
+    (:func:`engine.ai.hex_vc_kernel.hsearch`)."""
 
     #: carriers kept per pair of nodes
     FULL_LIMIT = 4
     SEMI_LIMIT = 6
+    #: the longest work queue (connections found and not yet combined); beyond it the search stops
+    QUEUE = 1 << 16
+    #: compiled work units per unit of ``max_work`` (the limits were set for the pure-Python search, which
+    #: spent about a microsecond on a carrier combination; compiled, one costs tens of nanoseconds)
+    WORK_SCALE = 10
 
     def __init__(self, g: HexGrid, mine: int, theirs: int, vertical: bool, max_work: int) -> None:
         self.g = g
         self.n_cells = g.cells
         self.empty = g.full & ~(mine | theirs)
         self.max_work = max_work
-        self.work = 0
         self.truncated = False
         edge_a, edge_b = (g.top, g.bottom) if vertical else (g.left, g.right)
         # Groups: node ids from n_cells on; the two edges come first.
@@ -114,17 +123,17 @@ class HSearch:
         self.edge_a = self.n_cells
         self.edge_b = self.n_cells + 1
         self.connected = bool(stones_a & stones_b)
-        # full[x][y] / semi[x][y]: carriers (semis: (carrier, key)), stored both ways.
-        self.full: dict[int, dict[int, list[int]]] = {}
-        self.semi: dict[int, dict[int, list[tuple[int, int]]]] = {}
-        self.queue: deque[tuple[int, int, int]] = deque()
+        #: the connections the rules start from: (x, y, carrier), all full
+        self.seeds: list[tuple[int, int, int]] = []
         for k, t in enumerate(touch):
             x = self.n_cells + k
-            self.full.setdefault(x, {})
-            for c in bits(t & self.empty):
-                self._add_full(x, c, 0)
+            self.seeds.extend((x, c, 0) for c in bits(t & self.empty))
+        # Adjacent empty cells: the AND rule through an empty cell starts from these.
+        for c in bits(self.empty):
+            self.seeds.extend((c, d, 0) for d in g.neighbours[c] if d > c and self.empty >> d & 1)
         if not self.connected:
             self._seed_edge_templates(mine, theirs, vertical)
+        self.result = EdgeVCs((0,), ()) if self.connected else EdgeVCs((), ())
 
     def _seed_edge_templates(self, mine: int, theirs: int, vertical: bool) -> None:
         """Full connections from cells and groups to an edge by the precomputed edge templates
@@ -141,135 +150,49 @@ class HSearch:
                 node = node_of.get(anchor, anchor)
                 if node == edge_node:
                     continue
-                self._add_full(edge_node, node, carrier & self.empty)
+                self.seeds.append((edge_node, node, carrier & self.empty))
 
     def is_group(self, x: int) -> bool:
         """Whether node ``x`` is a group (else it is an empty cell)."""
         return x >= self.n_cells
 
-    # -- storing ----------------------------------------------------------------------
-    def _add_full(self, x: int, y: int, carrier: int) -> None:
-        lst = self.full.setdefault(x, {}).setdefault(y, [])
-        for c in lst:
-            if c & carrier == c:
-                return  # an existing carrier is a subset: nothing new
-        lst[:] = [c for c in lst if c & carrier != carrier]
-        if len(lst) >= self.FULL_LIMIT:
-            # Soft limit: keep the smallest carriers.
-            worst = max(range(len(lst)), key=lambda i: lst[i].bit_count())
-            if lst[worst].bit_count() <= carrier.bit_count():
-                return
-            lst.pop(worst)
-        lst.append(carrier)
-        self.full.setdefault(y, {})[x] = lst
-        self.queue.append((x, y, carrier))
-
-    def _add_semi(self, x: int, y: int, carrier: int, key: int) -> None:
-        fulls = self.full.get(x, {}).get(y)
-        if fulls:
-            for c in fulls:
-                if c & carrier == c:
-                    return  # a full connection inside this carrier already
-        lst = self.semi.setdefault(x, {}).setdefault(y, [])
-        for c, _ in lst:
-            if c & carrier == c:
-                return
-        lst[:] = [s for s in lst if s[0] & carrier != carrier]
-        if len(lst) >= self.SEMI_LIMIT:
-            worst = max(range(len(lst)), key=lambda i: lst[i][0].bit_count())
-            if lst[worst][0].bit_count() <= carrier.bit_count():
-                return
-            lst.pop(worst)
-        lst.append((carrier, key))
-        self.semi.setdefault(y, {})[x] = lst
-        self._or_rule(x, y, lst)
-        # Semi-AND through a group: full(w, x) + semi(x, y) with x a group gives semi(w, y);
-        # kept to pairs of groups (between cells it costs more than it finds).
-        for mid, other in ((x, y), (y, x)):
-            if mid >= self.n_cells and other >= self.n_cells:
-                for w, carriers in list(self.full.get(mid, {}).items()):
-                    if w == other or w < self.n_cells:
-                        continue
-                    for c in carriers:
-                        self.work += 1
-                        if c & carrier or (w < self.n_cells and carrier >> w & 1) or (other < self.n_cells and c >> other & 1):
-                            continue
-                        self._add_semi(w, other, c | carrier, key)
-
-    def _or_rule(self, x: int, y: int, semis: list[tuple[int, int]]) -> None:
-        """New fulls from semis whose carriers have nothing in common (greedy, newest first)."""
-        if len(semis) < 2:
-            return
-        newest = semis[-1][0]
-        for start in range(len(semis) - 1):
-            inter, union = newest, newest
-            for c, _ in semis[start:-1]:
-                self.work += 1
-                if inter & c != inter:
-                    inter &= c
-                    union |= c
-                    if not inter:
-                        self._add_full(x, y, union)
-                        break
-            if not inter:
-                return
-
-    # -- the rules ---------------------------------------------------------------------
     def run(self) -> None:
         """Apply the AND and OR rules until nothing new (or the work limit)."""
-        ncells = self.n_cells
-        full = self.full
-        nbrs = self.g.neighbours
-        empty = self.empty
-        while self.queue:
-            if self.work > self.max_work:
-                self.truncated = True
-                return
-            x, y, cx = self.queue.popleft()
-            if cx not in full.get(x, {}).get(y, ()):
-                continue  # superseded by a smaller carrier
-            for mid, end in ((x, y), (y, x)):
-                if mid >= ncells:
-                    # Through a group: full(end, mid) + full(mid, w) = full(end, w).
-                    for w, carriers in list(full[mid].items()):
-                        if w == end or (w < ncells and end < ncells):
-                            continue
-                        for c in list(carriers):
-                            self.work += 1
-                            if c & cx or (w < ncells and cx >> w & 1) or (end < ncells and c >> end & 1):
-                                continue
-                            self._add_full(end, w, c | cx)
-                    for w, semis in list(self.semi.get(mid, {}).items()):
-                        if w == end or w < ncells or end < ncells:
-                            continue
-                        for c, key in list(semis):
-                            self.work += 1
-                            if c & cx or (w < ncells and cx >> w & 1) or (end < ncells and c >> end & 1):
-                                continue
-                            self._add_semi(end, w, c | cx, key)
-                elif end >= ncells:
-                    # Through an empty cell: semi(end, w) with key mid, w a group or a neighbour cell.
-                    bit = 1 << mid
-                    for w, carriers in list(full[mid].items()):
-                        if w == end or w < ncells:
-                            continue
-                        for c in list(carriers):
-                            self.work += 1
-                            if c & cx or c >> mid & 1:
-                                continue
-                            self._add_semi(end, w, c | cx | bit, mid)
-                    for w in nbrs[mid]:
-                        if empty >> w & 1 and not cx >> w & 1:
-                            self.work += 1
-                            self._add_semi(end, w, cx | bit, mid)
+        words = (self.n_cells + 63) // 64
+        seeds = np.array([(x, y) for x, y, _ in self.seeds], dtype=np.int32).reshape(-1, 2)
+        seed_car = _to_words([c for _, _, c in self.seeds], words)
+        fulls, semis, keys, truncated = hsearch(
+            self.n_cells, self.n_cells + len(self.groups), seeds, seed_car, self.FULL_LIMIT, self.SEMI_LIMIT,
+            self.max_work * self.WORK_SCALE, self.QUEUE, self.edge_a, self.edge_b,
+        )
+        self.truncated = bool(truncated)
+        self.result = EdgeVCs(
+            tuple(_from_words(c) for c in fulls),
+            tuple((_from_words(c), int(k)) for c, k in zip(semis, keys)),
+            self.truncated,
+        )
 
     def edge_result(self) -> EdgeVCs:
         """The connections between the two edges found so far."""
-        if self.connected:
-            return EdgeVCs((0,), (), self.truncated)
-        fulls = tuple(self.full.get(self.edge_a, {}).get(self.edge_b, ()))
-        semis = tuple(self.semi.get(self.edge_a, {}).get(self.edge_b, ()))
-        return EdgeVCs(fulls, semis, self.truncated)
+        return self.result
+
+
+def _to_words(carriers: list[int], words: int) -> np.ndarray:
+    """Carriers as rows of 64-bit words (cell i: bit i % 64 of word i // 64)."""
+    out = np.zeros((len(carriers), words), dtype=np.uint64)
+    mask = (1 << 64) - 1
+    for i, c in enumerate(carriers):
+        for w in range(words):
+            out[i, w] = (c >> (64 * w)) & mask
+    return out
+
+
+def _from_words(row: np.ndarray) -> int:
+    """A carrier back from its words."""
+    out = 0
+    for w, v in enumerate(row.tolist()):
+        out |= int(v) << (64 * w)
+    return out
 
 
 #: Edge templates the AND/OR rules do not derive from a cell (a derived connection has a

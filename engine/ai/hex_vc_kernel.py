@@ -1,0 +1,292 @@
+"""The H-search's inner loop, compiled by numba (see :mod:`engine.ai.hex_vc` for the rules).
+
+Everything here works on arrays so that numba can compile it: a carrier is ``W``
+64-bit words (cell i is bit ``i % 64`` of word ``i // 64``), nodes are numbered
+cells first, then groups. Connections are stored once per unordered pair of nodes
+(the smaller id first) with at most ``full_limit`` full and ``semi_limit`` semi
+carriers each (a soft limit: the smallest are kept). New connections go through one
+work queue, fulls and semis alike, which keeps the search free of recursion.
+
+Compiled once per machine (numba's cache, next to this file or in numba's cache
+directory when that is not writable); the first use on a fresh install waits for it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: a queue entry's kind
+_FULL = 0
+_SEMI = 1
+
+
+@njit(cache=True, inline="always")
+def _subset(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether carrier ``a`` is inside ``b``."""
+    for i in range(a.shape[0]):
+        if a[i] & ~b[i]:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _disjoint(a: np.ndarray, b: np.ndarray) -> bool:
+    for i in range(a.shape[0]):
+        if a[i] & b[i]:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _has(a: np.ndarray, cell: int) -> bool:
+    return (a[cell >> 6] >> np.uint64(cell & 63)) & np.uint64(1) != 0
+
+
+@njit(cache=True, inline="always")
+def _size(a: np.ndarray) -> int:
+    n = 0
+    for i in range(a.shape[0]):
+        x = a[i]
+        while x:
+            x &= x - np.uint64(1)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _add_full(x, y, car, fcar, fcnt, full_limit, q, qcar, qhead_tail):
+    """Store full(x, y) with carrier ``car`` unless a subset is known; queue it. False if the queue overflowed."""
+    if x == y:
+        return True
+    if x > y:
+        x, y = y, x
+    cnt = fcnt[x, y]
+    for k in range(cnt):
+        if _subset(fcar[x, y, k], car):
+            return True
+    # Drop the known supersets.
+    k = 0
+    while k < cnt:
+        if _subset(car, fcar[x, y, k]):
+            cnt -= 1
+            fcar[x, y, k, :] = fcar[x, y, cnt, :]
+        else:
+            k += 1
+    if cnt >= full_limit:
+        worst, wsize = 0, -1
+        for k in range(cnt):
+            s = _size(fcar[x, y, k])
+            if s > wsize:
+                worst, wsize = k, s
+        if wsize <= _size(car):
+            fcnt[x, y] = cnt
+            return True
+        cnt -= 1
+        fcar[x, y, worst, :] = fcar[x, y, cnt, :]
+    fcar[x, y, cnt, :] = car
+    fcnt[x, y] = cnt + 1
+    return _push(q, qcar, qhead_tail, _FULL, x, y, -1, car)
+
+
+@njit(cache=True)
+def _push(q, qcar, qhead_tail, kind, x, y, key, car):
+    """Queue a new connection; False when the queue is full (the search is then truncated)."""
+    head, tail = qhead_tail[0], qhead_tail[1]
+    cap = q.shape[0]
+    if tail - head >= cap:
+        return False
+    slot = tail % cap
+    q[slot, 0] = kind
+    q[slot, 1] = x
+    q[slot, 2] = y
+    q[slot, 3] = key
+    qcar[slot, :] = car
+    qhead_tail[1] = tail + 1
+    return True
+
+
+@njit(cache=True)
+def _add_semi(x, y, car, key, fcar, fcnt, scar, skey, scnt, full_limit, semi_limit, q, qcar, qhead_tail, work):
+    """Store semi(x, y) with carrier ``car`` and ``key`` unless a full or semi inside it is known;
+    apply the OR rule to the pair's semis; queue it. False if the queue overflowed."""
+    if x == y:
+        return True
+    if x > y:
+        x, y = y, x
+    for k in range(fcnt[x, y]):
+        if _subset(fcar[x, y, k], car):
+            return True
+    cnt = scnt[x, y]
+    for k in range(cnt):
+        if _subset(scar[x, y, k], car):
+            return True
+    k = 0
+    while k < cnt:
+        if _subset(car, scar[x, y, k]):
+            cnt -= 1
+            scar[x, y, k, :] = scar[x, y, cnt, :]
+            skey[x, y, k] = skey[x, y, cnt]
+        else:
+            k += 1
+    if cnt >= semi_limit:
+        worst, wsize = 0, -1
+        for k in range(cnt):
+            s = _size(scar[x, y, k])
+            if s > wsize:
+                worst, wsize = k, s
+        if wsize <= _size(car):
+            scnt[x, y] = cnt
+            return True
+        cnt -= 1
+        scar[x, y, worst, :] = scar[x, y, cnt, :]
+        skey[x, y, worst] = skey[x, y, cnt]
+    scar[x, y, cnt, :] = car
+    skey[x, y, cnt] = key
+    cnt += 1
+    scnt[x, y] = cnt
+    # OR rule: the newest semi with older ones, greedily, until their carriers have no common cell.
+    if cnt >= 2:
+        w_ = car.shape[0]
+        inter = np.empty(w_, np.uint64)
+        union = np.empty(w_, np.uint64)
+        for start in range(cnt - 1):
+            inter[:] = car
+            union[:] = car
+            empty = False
+            for j in range(start, cnt - 1):
+                work[0] += 1
+                c = scar[x, y, j]
+                if not _subset(inter, c):
+                    nonzero = False
+                    for i in range(w_):
+                        inter[i] &= c[i]
+                        union[i] |= c[i]
+                        if inter[i]:
+                            nonzero = True
+                    if not nonzero:
+                        empty = True
+                        break
+            if empty:
+                if not _add_full(x, y, union.copy(), fcar, fcnt, full_limit, q, qcar, qhead_tail):
+                    return False
+                break
+    return _push(q, qcar, qhead_tail, _SEMI, x, y, key, car)
+
+
+@njit(cache=True)
+def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work, queue_cap, edge_a, edge_b):
+    """Run the AND and OR rules from the seed full connections (``seeds[i] = (x, y)`` with carrier
+    ``seed_car[i]``) until nothing is new or ``max_work`` carrier combinations were tried.
+
+    Returns (fulls, semis, semi keys, truncated) between ``edge_a`` and ``edge_b``."""
+    w_ = seed_car.shape[1]
+    fcar = np.empty((n_nodes, n_nodes, full_limit, w_), np.uint64)
+    fcnt = np.zeros((n_nodes, n_nodes), np.int32)
+    scar = np.empty((n_nodes, n_nodes, semi_limit, w_), np.uint64)
+    skey = np.empty((n_nodes, n_nodes, semi_limit), np.int32)
+    scnt = np.zeros((n_nodes, n_nodes), np.int32)
+    q = np.empty((queue_cap, 4), np.int32)
+    qcar = np.empty((queue_cap, w_), np.uint64)
+    qht = np.zeros(2, np.int64)
+    work = np.zeros(1, np.int64)
+    truncated = False
+    for i in range(seeds.shape[0]):
+        if not _add_full(seeds[i, 0], seeds[i, 1], seed_car[i], fcar, fcnt, full_limit, q, qcar, qht):
+            truncated = True
+    cx = np.empty(w_, np.uint64)
+    both = np.empty(w_, np.uint64)
+    while qht[0] < qht[1] and not truncated:
+        if work[0] > max_work:
+            truncated = True
+            break
+        slot = qht[0] % queue_cap
+        qht[0] += 1
+        kind, x, y, key = q[slot, 0], q[slot, 1], q[slot, 2], q[slot, 3]
+        cx[:] = qcar[slot]
+        # Still stored? (a smaller carrier may have pushed it out)
+        alive = False
+        if kind == _FULL:
+            for k in range(fcnt[x, y]):
+                if _subset(fcar[x, y, k], cx) and _subset(cx, fcar[x, y, k]):
+                    alive = True
+                    break
+        else:
+            for k in range(scnt[x, y]):
+                if skey[x, y, k] == key and _subset(scar[x, y, k], cx) and _subset(cx, scar[x, y, k]):
+                    alive = True
+                    break
+        if not alive:
+            continue
+        for side in range(2):
+            mid, end = (x, y) if side == 0 else (y, x)
+            if kind == _SEMI:
+                # full(w, mid) + semi(mid, end) through a group: semi(w, end), same key.
+                if mid < n_cells:
+                    continue
+                for w in range(n_nodes):
+                    if w == end or w == mid:
+                        continue
+                    a, b = (mid, w) if mid < w else (w, mid)
+                    for k in range(fcnt[a, b]):
+                        work[0] += 1
+                        c = fcar[a, b, k]
+                        if not _disjoint(c, cx) or (w < n_cells and _has(cx, w)) or (end < n_cells and _has(c, end)):
+                            continue
+                        for i in range(w_):
+                            both[i] = c[i] | cx[i]
+                        if not _add_semi(w, end, both.copy(), key, fcar, fcnt, scar, skey, scnt, full_limit,
+                                         semi_limit, q, qcar, qht, work):
+                            truncated = True
+                continue
+            for w in range(n_nodes):
+                if w == end or w == mid:
+                    continue
+                a, b = (mid, w) if mid < w else (w, mid)
+                if mid >= n_cells:
+                    # Through a group: full(end, mid) + full(mid, w) = full(end, w); + semi(mid, w) = semi(end, w).
+                    for k in range(fcnt[a, b]):
+                        work[0] += 1
+                        c = fcar[a, b, k]
+                        if not _disjoint(c, cx) or (w < n_cells and _has(cx, w)) or (end < n_cells and _has(c, end)):
+                            continue
+                        for i in range(w_):
+                            both[i] = c[i] | cx[i]
+                        if not _add_full(end, w, both.copy(), fcar, fcnt, full_limit, q, qcar, qht):
+                            truncated = True
+                    for k in range(scnt[a, b]):
+                        work[0] += 1
+                        c = scar[a, b, k]
+                        if not _disjoint(c, cx) or (w < n_cells and _has(cx, w)) or (end < n_cells and _has(c, end)):
+                            continue
+                        for i in range(w_):
+                            both[i] = c[i] | cx[i]
+                        if not _add_semi(end, w, both.copy(), skey[a, b, k], fcar, fcnt, scar, skey, scnt,
+                                         full_limit, semi_limit, q, qcar, qht, work):
+                            truncated = True
+                else:
+                    # Through an empty cell: full(end, mid) + full(mid, w) = semi(end, w) with key mid.
+                    for k in range(fcnt[a, b]):
+                        work[0] += 1
+                        c = fcar[a, b, k]
+                        if (not _disjoint(c, cx) or _has(c, mid) or (w < n_cells and _has(cx, w))
+                                or (end < n_cells and _has(c, end))):
+                            continue
+                        for i in range(w_):
+                            both[i] = c[i] | cx[i]
+                        both[mid >> 6] |= np.uint64(1) << np.uint64(mid & 63)
+                        if not _add_semi(end, w, both.copy(), mid, fcar, fcnt, scar, skey, scnt, full_limit,
+                                         semi_limit, q, qcar, qht, work):
+                            truncated = True
+    a, b = (edge_a, edge_b) if edge_a < edge_b else (edge_b, edge_a)
+    return (fcar[a, b, : fcnt[a, b]].copy(), scar[a, b, : scnt[a, b]].copy(), skey[a, b, : scnt[a, b]].copy(),
+            truncated)
+
+
+def _warm_up() -> None:
+    """Compile (or load from numba's cache) now, at import, so that no move's search waits for it."""
+    seeds = np.array([[0, 1]], dtype=np.int32)
+    hsearch(1, 2, seeds, np.zeros((1, 1), np.uint64), 1, 1, 10, 16, 0, 1)
+
+
+_warm_up()
