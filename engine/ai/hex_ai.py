@@ -405,7 +405,7 @@ class HexState:
         captured pairs as ``(black stones, white stones)`` to add, which change no result."""
         if self.winner is not None or self.swap_open:
             return None, None, None
-        k = knowledge(self.t.g, self.black, self.white, self.black_to_move, REFINE_WORK)
+        k = knowledge(self.t.g, self.black, self.white, self.black_to_move, REFINE_WORK, narrow=True)
         if k.vc.mover_wins:
             return self.player, None, None
         if k.vc.mover_loses:
@@ -753,6 +753,7 @@ class Knowledge:
 
 def knowledge(
     g: HexGrid, black: int, white: int, black_to_move: bool, max_work: int = 400_000, both_boards: bool = False,
+    narrow: bool = False,
 ) -> Knowledge:
     """Inferior cells and virtual connections of a position, the mover's way round.
 
@@ -764,13 +765,15 @@ def knowledge(
     ``both_boards``: when the filled board proves nothing, try the board as it is too.
     The H-search keeps only a few carriers per pair, so filling a cell can make it miss
     a connection it found before (2 of 460 positions of the test games).
+
+    ``narrow``: the cheaper, weaker H-search (:func:`engine.ai.hex_vc.edge_vcs`), for nodes inside the tree.
     """
     f, out = inferior(g, black, white, black_to_move)
     mine, theirs = (f.black, f.white) if black_to_move else (f.white, f.black)
-    vc = analyse(g, mine, theirs, black_to_move, max_work)
+    vc = analyse(g, mine, theirs, black_to_move, max_work, narrow)
     if both_boards and not (vc.mover_wins or vc.mover_loses):
         mine, theirs = (black, white) if black_to_move else (white, black)
-        plain = analyse(g, mine, theirs, black_to_move, max_work)
+        plain = analyse(g, mine, theirs, black_to_move, max_work, narrow)
         if plain.mover_wins or plain.mover_loses:
             vc = plain
     empty = g.full & ~(black | white)

@@ -16,21 +16,20 @@ H-search (Anshelevich 2002) builds them bottom-up from adjacency:
   with the union of their carriers.
 
 Those two rules find bridges, the row-2 edge template, the ziggurat (template
-IIIa) of a stone and many larger ones (tests check each by exhaustive search). To
-keep the pure-Python search small, derived connections always have a group at one
-end (cell-to-cell ones are only adjacencies), and each pair keeps only a few of the
-smallest carriers (a *soft limit*, as in Benzene).
+IIIa) and many larger ones (tests check each by exhaustive search). The rules run
+compiled (:mod:`engine.ai.hex_vc_kernel`, numba) and in full: connections between
+two empty cells are derived like any other (a pure-Python search had to keep a
+group at one end, and proved wins about three plies later in games against MoHex).
+Each pair keeps only a few of the smallest carriers (a *soft limit*, as in Benzene),
+and the search stops at a work limit.
 
-That restriction hides the ziggurat of an *empty* third-row cell (it needs the
-cell-to-cell bridge), so the search is also seeded with it: every placement of
-:data:`EDGE_TEMPLATES` (the ziggurat and its mirror image, on each edge, wherever the
-whole carrier is on the board and holds no opponent stone) is a full connection
-between the edge and the anchor (a cell, or the group of an own stone there). With
-those, the rules derive the fourth-row template (IV-1a): a fourth-row stone threatens
-ziggurats from the cells next to it and bridged to it, and their carriers have no
-common cell. Its derived carrier (23 cells: from 2 columns left to 5 right of the
-stone on the edge row, for the top edge) may be larger than the smallest one known, so
-a fourth-row stone closer to a corner than that is not claimed connected.
+The soft limit can push out the ziggurat of an empty third-row cell, so the search
+is also seeded with it: every placement of :data:`EDGE_TEMPLATES` (the ziggurat and
+its mirror image, on each edge, wherever the whole carrier is on the board and holds
+no opponent stone) is a full connection between the edge and the anchor (a cell, or
+the group of an own stone there). With those, the rules derive the fourth-row
+template (IV-1a): a fourth-row stone threatens ziggurats from the cells next to it
+and bridged to it, and their carriers have no common cell.
 
 What the AI uses:
 
@@ -100,8 +99,9 @@ class HSearch:
     #: spent about a microsecond on a carrier combination; compiled, one costs tens of nanoseconds)
     WORK_SCALE = 10
 
-    def __init__(self, g: HexGrid, mine: int, theirs: int, vertical: bool, max_work: int) -> None:
+    def __init__(self, g: HexGrid, mine: int, theirs: int, vertical: bool, max_work: int, narrow: bool = False) -> None:
         self.g = g
+        self.narrow = narrow
         self.n_cells = g.cells
         self.empty = g.full & ~(mine | theirs)
         self.max_work = max_work
@@ -163,7 +163,7 @@ class HSearch:
         seed_car = _to_words([c for _, _, c in self.seeds], words)
         fulls, semis, keys, truncated = hsearch(
             self.n_cells, self.n_cells + len(self.groups), seeds, seed_car, self.FULL_LIMIT, self.SEMI_LIMIT,
-            self.max_work * self.WORK_SCALE, self.QUEUE, self.edge_a, self.edge_b,
+            self.max_work * self.WORK_SCALE, self.QUEUE, self.edge_a, self.edge_b, self.narrow,
         )
         self.truncated = bool(truncated)
         self.result = EdgeVCs(
@@ -234,13 +234,17 @@ def edge_templates(n: int, vertical: bool, side: int) -> tuple[tuple[int, int], 
     return tuple(out)
 
 
-def edge_vcs(g: HexGrid, mine: int, theirs: int, vertical: bool, max_work: int = 400_000) -> EdgeVCs:
+def edge_vcs(
+    g: HexGrid, mine: int, theirs: int, vertical: bool, max_work: int = 400_000, narrow: bool = False,
+) -> EdgeVCs:
     """The virtual connections between the edges of the player owning ``mine``.
 
     ``vertical`` is True for the player joining top and bottom. ``max_work`` bounds
-    the number of carrier combinations tried (about a microsecond each).
+    the carrier combinations tried, in tens (:attr:`HSearch.WORK_SCALE`; the default is a few
+    milliseconds on 9×9). ``narrow``: only connections with a group at one end (several times
+    cheaper, and weaker; see :func:`engine.ai.hex_vc_kernel.hsearch`).
     """
-    h = HSearch(g, mine, theirs, vertical, max_work)
+    h = HSearch(g, mine, theirs, vertical, max_work, narrow)
     if not h.connected:
         h.run()
     return h.edge_result()
@@ -268,11 +272,13 @@ class RootAnalysis:
         return bool(self.theirs.fulls or self.theirs.semis) and self.mustplay == 0 and not self.mover_wins
 
 
-def analyse(g: HexGrid, mine: int, theirs: int, vertical: bool, max_work: int = 400_000) -> RootAnalysis:
+def analyse(
+    g: HexGrid, mine: int, theirs: int, vertical: bool, max_work: int = 400_000, narrow: bool = False,
+) -> RootAnalysis:
     """Both players' edge connections and the mover's mustplay region."""
     t = time.perf_counter()
     empty = g.full & ~(mine | theirs)
-    m = edge_vcs(g, mine, theirs, vertical, max_work)
-    th = edge_vcs(g, theirs, mine, not vertical, max_work)
+    m = edge_vcs(g, mine, theirs, vertical, max_work, narrow)
+    th = edge_vcs(g, theirs, mine, not vertical, max_work, narrow)
     must = th.mustplay(empty) & empty if (th.fulls or th.semis) else empty
     return RootAnalysis(m, th, must, time.perf_counter() - t)

@@ -48,9 +48,10 @@ def _size(a: np.ndarray) -> int:
     n = 0
     for i in range(a.shape[0]):
         x = a[i]
-        while x:
-            x &= x - np.uint64(1)
-            n += 1
+        x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+        x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+        x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+        n += int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
     return n
 
 
@@ -107,7 +108,8 @@ def _push(q, qcar, qhead_tail, kind, x, y, key, car):
 
 
 @njit(cache=True)
-def _add_semi(x, y, car, key, fcar, fcnt, scar, skey, scnt, full_limit, semi_limit, q, qcar, qhead_tail, work):
+def _add_semi(x, y, car, key, fcar, fcnt, scar, skey, scnt, full_limit, semi_limit, q, qcar, qhead_tail, work,
+              orbuf):
     """Store semi(x, y) with carrier ``car`` and ``key`` unless a full or semi inside it is known;
     apply the OR rule to the pair's semis; queue it. False if the queue overflowed."""
     if x == y:
@@ -148,8 +150,8 @@ def _add_semi(x, y, car, key, fcar, fcnt, scar, skey, scnt, full_limit, semi_lim
     # OR rule: the newest semi with older ones, greedily, until their carriers have no common cell.
     if cnt >= 2:
         w_ = car.shape[0]
-        inter = np.empty(w_, np.uint64)
-        union = np.empty(w_, np.uint64)
+        inter = orbuf[0]
+        union = orbuf[1]
         for start in range(cnt - 1):
             inter[:] = car
             union[:] = car
@@ -168,16 +170,19 @@ def _add_semi(x, y, car, key, fcar, fcnt, scar, skey, scnt, full_limit, semi_lim
                         empty = True
                         break
             if empty:
-                if not _add_full(x, y, union.copy(), fcar, fcnt, full_limit, q, qcar, qhead_tail):
+                if not _add_full(x, y, union, fcar, fcnt, full_limit, q, qcar, qhead_tail):
                     return False
                 break
     return _push(q, qcar, qhead_tail, _SEMI, x, y, key, car)
 
 
 @njit(cache=True)
-def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work, queue_cap, edge_a, edge_b):
+def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work, queue_cap, edge_a, edge_b, narrow):
     """Run the AND and OR rules from the seed full connections (``seeds[i] = (x, y)`` with carrier
     ``seed_car[i]``) until nothing is new or ``max_work`` carrier combinations were tried.
+
+    ``narrow``: derive only connections with a group at one end (and semis through a group only
+    between groups): several times cheaper, and weaker (the search inside the tree uses it).
 
     Returns (fulls, semis, semi keys, truncated) between ``edge_a`` and ``edge_b``."""
     w_ = seed_car.shape[1]
@@ -190,6 +195,7 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
     qcar = np.empty((queue_cap, w_), np.uint64)
     qht = np.zeros(2, np.int64)
     work = np.zeros(1, np.int64)
+    orbuf = np.empty((2, w_), np.uint64)
     truncated = False
     for i in range(seeds.shape[0]):
         if not _add_full(seeds[i, 0], seeds[i, 1], seed_car[i], fcar, fcnt, full_limit, q, qcar, qht):
@@ -222,10 +228,10 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
             mid, end = (x, y) if side == 0 else (y, x)
             if kind == _SEMI:
                 # full(w, mid) + semi(mid, end) through a group: semi(w, end), same key.
-                if mid < n_cells:
+                if mid < n_cells or (narrow and end < n_cells):
                     continue
                 for w in range(n_nodes):
-                    if w == end or w == mid:
+                    if w == end or w == mid or (narrow and w < n_cells):
                         continue
                     a, b = (mid, w) if mid < w else (w, mid)
                     for k in range(fcnt[a, b]):
@@ -235,14 +241,18 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
                             continue
                         for i in range(w_):
                             both[i] = c[i] | cx[i]
-                        if not _add_semi(w, end, both.copy(), key, fcar, fcnt, scar, skey, scnt, full_limit,
-                                         semi_limit, q, qcar, qht, work):
+                        if not _add_semi(w, end, both, key, fcar, fcnt, scar, skey, scnt, full_limit,
+                                         semi_limit, q, qcar, qht, work, orbuf):
                             truncated = True
+                continue
+            if narrow and mid < n_cells and end < n_cells:
                 continue
             for w in range(n_nodes):
                 if w == end or w == mid:
                     continue
                 a, b = (mid, w) if mid < w else (w, mid)
+                if narrow and w < n_cells and end < n_cells:
+                    continue
                 if mid >= n_cells:
                     # Through a group: full(end, mid) + full(mid, w) = full(end, w); + semi(mid, w) = semi(end, w).
                     for k in range(fcnt[a, b]):
@@ -252,17 +262,17 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
                             continue
                         for i in range(w_):
                             both[i] = c[i] | cx[i]
-                        if not _add_full(end, w, both.copy(), fcar, fcnt, full_limit, q, qcar, qht):
+                        if not _add_full(end, w, both, fcar, fcnt, full_limit, q, qcar, qht):
                             truncated = True
-                    for k in range(scnt[a, b]):
+                    for k in range(scnt[a, b] if not narrow or (w >= n_cells and end >= n_cells) else 0):
                         work[0] += 1
                         c = scar[a, b, k]
                         if not _disjoint(c, cx) or (w < n_cells and _has(cx, w)) or (end < n_cells and _has(c, end)):
                             continue
                         for i in range(w_):
                             both[i] = c[i] | cx[i]
-                        if not _add_semi(end, w, both.copy(), skey[a, b, k], fcar, fcnt, scar, skey, scnt,
-                                         full_limit, semi_limit, q, qcar, qht, work):
+                        if not _add_semi(end, w, both, skey[a, b, k], fcar, fcnt, scar, skey, scnt,
+                                         full_limit, semi_limit, q, qcar, qht, work, orbuf):
                             truncated = True
                 else:
                     # Through an empty cell: full(end, mid) + full(mid, w) = semi(end, w) with key mid.
@@ -272,11 +282,13 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
                         if (not _disjoint(c, cx) or _has(c, mid) or (w < n_cells and _has(cx, w))
                                 or (end < n_cells and _has(c, end))):
                             continue
+                        if narrow and w < n_cells and _size(c) > 0:
+                            continue  # narrow: a cell at the far end only as mid's neighbour
                         for i in range(w_):
                             both[i] = c[i] | cx[i]
                         both[mid >> 6] |= np.uint64(1) << np.uint64(mid & 63)
-                        if not _add_semi(end, w, both.copy(), mid, fcar, fcnt, scar, skey, scnt, full_limit,
-                                         semi_limit, q, qcar, qht, work):
+                        if not _add_semi(end, w, both, mid, fcar, fcnt, scar, skey, scnt, full_limit,
+                                         semi_limit, q, qcar, qht, work, orbuf):
                             truncated = True
     a, b = (edge_a, edge_b) if edge_a < edge_b else (edge_b, edge_a)
     return (fcar[a, b, : fcnt[a, b]].copy(), scar[a, b, : scnt[a, b]].copy(), skey[a, b, : scnt[a, b]].copy(),
@@ -286,7 +298,7 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
 def _warm_up() -> None:
     """Compile (or load from numba's cache) now, at import, so that no move's search waits for it."""
     seeds = np.array([[0, 1]], dtype=np.int32)
-    hsearch(1, 2, seeds, np.zeros((1, 1), np.uint64), 1, 1, 10, 16, 0, 1)
+    hsearch(1, 2, seeds, np.zeros((1, 1), np.uint64), 1, 1, 10, 16, 0, 1, False)
 
 
 _warm_up()
