@@ -54,6 +54,16 @@ def _black_wins(g: HexGrid, black: int, white: int, black_to_move: bool = False)
 ZIGGURAT = "d1 e1 f1 g1 d2 e2 f2 d3"
 
 
+def test_hsearch_derives_connections_between_two_empty_cells():
+    """A win whose proof needs a connection with an empty cell at each end: the full search finds
+    it, the narrow one (a group at one end, used inside the tree) does not; exhaustive search agrees."""
+    g = grid(5)
+    black, white = _mask(g, "a3 e3 b4 c4"), _mask(g, "e1 d4 e5")
+    assert edge_vcs(g, black, white, True).fulls
+    assert not edge_vcs(g, black, white, True, narrow=True).fulls
+    assert _black_wins(g, black, white)
+
+
 def test_hsearch_finds_the_row_two_template():
     g = grid(9)
     found = edge_vcs(g, _mask(g, "e2 e3 e4 e5 e6 e7 e8 e9"), 0, True)
@@ -225,10 +235,12 @@ def test_connections_through_seeded_templates_are_wins(monkeypatch):
                 assert _black_wins(g, black | back(1 << res.winning_move()), white)
 
 
+@pytest.mark.parametrize("narrow", [False, True], ids=["full", "narrow"])
 @pytest.mark.parametrize("size, seed", [(4, 1), (5, 2), (6, 3)])
-def test_every_claimed_virtual_win_is_a_win(size, seed):
+def test_every_claimed_virtual_win_is_a_win(size, seed, narrow):
     """Random small positions: each full connection and semi key H-search reports is a real win,
-    and every move outside the mustplay region loses (checked by exhaustive search)."""
+    and every move outside the mustplay region loses (checked by exhaustive search); both the
+    full search and the narrow one the tree uses."""
     g = grid(size)
     rng = random.Random(seed)
     claims = 0
@@ -240,7 +252,7 @@ def test_every_claimed_virtual_win_is_a_win(size, seed):
         white = sum(1 << c for c in cells[1:k:2])
         if g.connects(black, True) or g.connects(white, False):
             continue
-        found = edge_vcs(g, black, white, True)
+        found = edge_vcs(g, black, white, True, narrow=narrow)
         if found.fulls:
             claims += 1
             assert _black_wins(g, black, white)
@@ -248,7 +260,7 @@ def test_every_claimed_virtual_win_is_a_win(size, seed):
             claims += 1
             assert _black_wins(g, black | 1 << found.winning_move(), white)
         if found.fulls or found.semis:
-            must = analyse(g, white, black, False).mustplay
+            must = analyse(g, white, black, False, narrow=narrow).mustplay
             empty = g.full & ~(black | white)
             for c in range(g.cells):
                 if empty >> c & 1 and not must >> c & 1:
