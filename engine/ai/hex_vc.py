@@ -152,10 +152,6 @@ class HSearch:
                     continue
                 self.seeds.append((edge_node, node, carrier & self.empty))
 
-    def is_group(self, x: int) -> bool:
-        """Whether node ``x`` is a group (else it is an empty cell)."""
-        return x >= self.n_cells
-
     def run(self) -> None:
         """Apply the AND and OR rules until nothing new (or the work limit)."""
         words = (self.n_cells + 63) // 64

@@ -56,37 +56,49 @@ def _size(a: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _add_full(x, y, car, fcar, fcnt, full_limit, q, qcar, qhead_tail):
-    """Store full(x, y) with carrier ``car`` unless a subset is known; queue it. False if the queue overflowed."""
+def _store(cars, keys, cnt, limit, car, key):
+    """Keep ``car`` (and its ``key``) among a pair's ``cnt`` stored carriers, the soft-limit way: not
+    when a stored carrier is inside it; else the stored ones containing it go, and at the limit the
+    largest goes if it is larger. Returns the new count, or -1 when ``car`` is not kept."""
+    for k in range(cnt):
+        if _subset(cars[k], car):
+            return -1
+    k = 0
+    while k < cnt:
+        if _subset(car, cars[k]):
+            cnt -= 1
+            cars[k, :] = cars[cnt, :]
+            keys[k] = keys[cnt]
+        else:
+            k += 1
+    if cnt >= limit:
+        worst, wsize = 0, -1
+        for k in range(cnt):
+            s = _size(cars[k])
+            if s > wsize:
+                worst, wsize = k, s
+        if wsize <= _size(car):
+            return -1
+        cnt -= 1
+        cars[worst, :] = cars[cnt, :]
+        keys[worst] = keys[cnt]
+    cars[cnt, :] = car
+    keys[cnt] = key
+    return cnt + 1
+
+
+@njit(cache=True)
+def _add_full(x, y, car, fcar, fcnt, full_limit, q, qcar, qhead_tail, nokeys):
+    """Store full(x, y) with carrier ``car`` unless a subset is known; queue it. False if the queue overflowed.
+    (``nokeys``: scratch for :func:`_store`, fulls have no key.)"""
     if x == y:
         return True
     if x > y:
         x, y = y, x
-    cnt = fcnt[x, y]
-    for k in range(cnt):
-        if _subset(fcar[x, y, k], car):
-            return True
-    # Drop the known supersets.
-    k = 0
-    while k < cnt:
-        if _subset(car, fcar[x, y, k]):
-            cnt -= 1
-            fcar[x, y, k, :] = fcar[x, y, cnt, :]
-        else:
-            k += 1
-    if cnt >= full_limit:
-        worst, wsize = 0, -1
-        for k in range(cnt):
-            s = _size(fcar[x, y, k])
-            if s > wsize:
-                worst, wsize = k, s
-        if wsize <= _size(car):
-            fcnt[x, y] = cnt
-            return True
-        cnt -= 1
-        fcar[x, y, worst, :] = fcar[x, y, cnt, :]
-    fcar[x, y, cnt, :] = car
-    fcnt[x, y] = cnt + 1
+    cnt = _store(fcar[x, y], nokeys, fcnt[x, y], full_limit, car, -1)
+    if cnt < 0:
+        return True
+    fcnt[x, y] = cnt
     return _push(q, qcar, qhead_tail, _FULL, x, y, -1, car)
 
 
@@ -109,7 +121,7 @@ def _push(q, qcar, qhead_tail, kind, x, y, key, car):
 
 @njit(cache=True)
 def _add_semi(x, y, car, key, fcar, fcnt, scar, skey, scnt, full_limit, semi_limit, q, qcar, qhead_tail, work,
-              orbuf):
+              orbuf, nokeys):
     """Store semi(x, y) with carrier ``car`` and ``key`` unless a full or semi inside it is known;
     apply the OR rule to the pair's semis; queue it. False if the queue overflowed."""
     if x == y:
@@ -119,33 +131,9 @@ def _add_semi(x, y, car, key, fcar, fcnt, scar, skey, scnt, full_limit, semi_lim
     for k in range(fcnt[x, y]):
         if _subset(fcar[x, y, k], car):
             return True
-    cnt = scnt[x, y]
-    for k in range(cnt):
-        if _subset(scar[x, y, k], car):
-            return True
-    k = 0
-    while k < cnt:
-        if _subset(car, scar[x, y, k]):
-            cnt -= 1
-            scar[x, y, k, :] = scar[x, y, cnt, :]
-            skey[x, y, k] = skey[x, y, cnt]
-        else:
-            k += 1
-    if cnt >= semi_limit:
-        worst, wsize = 0, -1
-        for k in range(cnt):
-            s = _size(scar[x, y, k])
-            if s > wsize:
-                worst, wsize = k, s
-        if wsize <= _size(car):
-            scnt[x, y] = cnt
-            return True
-        cnt -= 1
-        scar[x, y, worst, :] = scar[x, y, cnt, :]
-        skey[x, y, worst] = skey[x, y, cnt]
-    scar[x, y, cnt, :] = car
-    skey[x, y, cnt] = key
-    cnt += 1
+    cnt = _store(scar[x, y], skey[x, y], scnt[x, y], semi_limit, car, key)
+    if cnt < 0:
+        return True
     scnt[x, y] = cnt
     # OR rule: the newest semi with older ones, greedily, until their carriers have no common cell.
     if cnt >= 2:
@@ -170,7 +158,7 @@ def _add_semi(x, y, car, key, fcar, fcnt, scar, skey, scnt, full_limit, semi_lim
                         empty = True
                         break
             if empty:
-                if not _add_full(x, y, union, fcar, fcnt, full_limit, q, qcar, qhead_tail):
+                if not _add_full(x, y, union, fcar, fcnt, full_limit, q, qcar, qhead_tail, nokeys):
                     return False
                 break
     return _push(q, qcar, qhead_tail, _SEMI, x, y, key, car)
@@ -196,9 +184,10 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
     qht = np.zeros(2, np.int64)
     work = np.zeros(1, np.int64)
     orbuf = np.empty((2, w_), np.uint64)
+    nokeys = np.empty(full_limit, np.int32)
     truncated = False
     for i in range(seeds.shape[0]):
-        if not _add_full(seeds[i, 0], seeds[i, 1], seed_car[i], fcar, fcnt, full_limit, q, qcar, qht):
+        if not _add_full(seeds[i, 0], seeds[i, 1], seed_car[i], fcar, fcnt, full_limit, q, qcar, qht, nokeys):
             truncated = True
     cx = np.empty(w_, np.uint64)
     both = np.empty(w_, np.uint64)
@@ -242,7 +231,7 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
                         for i in range(w_):
                             both[i] = c[i] | cx[i]
                         if not _add_semi(w, end, both, key, fcar, fcnt, scar, skey, scnt, full_limit,
-                                         semi_limit, q, qcar, qht, work, orbuf):
+                                         semi_limit, q, qcar, qht, work, orbuf, nokeys):
                             truncated = True
                 continue
             if narrow and mid < n_cells and end < n_cells:
@@ -262,7 +251,7 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
                             continue
                         for i in range(w_):
                             both[i] = c[i] | cx[i]
-                        if not _add_full(end, w, both, fcar, fcnt, full_limit, q, qcar, qht):
+                        if not _add_full(end, w, both, fcar, fcnt, full_limit, q, qcar, qht, nokeys):
                             truncated = True
                     for k in range(scnt[a, b] if not narrow or (w >= n_cells and end >= n_cells) else 0):
                         work[0] += 1
@@ -272,7 +261,7 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
                         for i in range(w_):
                             both[i] = c[i] | cx[i]
                         if not _add_semi(end, w, both, skey[a, b, k], fcar, fcnt, scar, skey, scnt,
-                                         full_limit, semi_limit, q, qcar, qht, work, orbuf):
+                                         full_limit, semi_limit, q, qcar, qht, work, orbuf, nokeys):
                             truncated = True
                 else:
                     # Through an empty cell: full(end, mid) + full(mid, w) = semi(end, w) with key mid.
@@ -288,7 +277,7 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
                             both[i] = c[i] | cx[i]
                         both[mid >> 6] |= np.uint64(1) << np.uint64(mid & 63)
                         if not _add_semi(end, w, both, mid, fcar, fcnt, scar, skey, scnt, full_limit,
-                                         semi_limit, q, qcar, qht, work, orbuf):
+                                         semi_limit, q, qcar, qht, work, orbuf, nokeys):
                             truncated = True
     a, b = (edge_a, edge_b) if edge_a < edge_b else (edge_b, edge_a)
     return (fcar[a, b, : fcnt[a, b]].copy(), scar[a, b, : scnt[a, b]].copy(), skey[a, b, : scnt[a, b]].copy(),
