@@ -17,11 +17,13 @@ H-search (Anshelevich 2002) builds them bottom-up from adjacency:
 
 Those two rules find bridges, the row-2 edge template, the ziggurat (template
 IIIa) and many larger ones (tests check each by exhaustive search). The rules run
-compiled (:mod:`engine.ai.hex_vc_kernel`, numba) and in full: connections between
-two empty cells are derived like any other (a pure-Python search had to keep a
-group at one end, and proved wins about three plies later in games against MoHex).
-Each pair keeps only a few of the smallest carriers (a *soft limit*, as in Benzene),
-and the search stops at a work limit.
+compiled (:mod:`engine.ai.hex_vc_kernel`, numba), in one of two modes: **full**, where
+connections between two empty cells are derived like any other (the root's), and
+**narrow**, where a derived connection keeps a group at one end (the only mode of the
+earlier pure-Python search): a tenth of the cost, for the tree's often-visited nodes,
+and about three plies later to prove a win in games against MoHex. Each pair keeps
+only a few of the smallest carriers (a *soft limit*, as in Benzene), and the search
+stops at a work limit.
 
 The soft limit can push out the ziggurat of an empty third-row cell, so the search
 is also seeded with it: every placement of :data:`EDGE_TEMPLATES` (the ziggurat and
