@@ -20,7 +20,7 @@ IIIa) and many larger ones (tests check each by exhaustive search). The rules ru
 compiled (:mod:`engine.ai.hex_vc_kernel`, numba), in one of two modes: **full**, where
 connections between two empty cells are derived like any other (the root's), and
 **narrow**, where a derived connection keeps a group at one end (the only mode of the
-earlier pure-Python search): a tenth of the cost, for the tree's often-visited nodes,
+earlier pure-Python search): about a twentieth of the cost, for the tree's often-visited nodes,
 and about three plies later to prove a win in games against MoHex. Each pair keeps
 only a few of the smallest carriers (a *soft limit*, as in Benzene), and the search
 stops at a work limit.
