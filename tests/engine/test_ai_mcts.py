@@ -86,3 +86,47 @@ def test_a_node_below_the_root_gets_its_policy_when_it_reaches_policy_at_visits(
     assert any(c.visits >= 10 for c in children)
     for child in children:
         assert (child.bias is not None) == (child.visits >= 10)
+
+
+class Deepened(TwoCoinFlips):
+    """TwoCoinFlips whose ``deepen()`` keeps only move 1 (or proves a win for ``proves``)."""
+
+    proves: int | None = None
+
+    def copy(self) -> Deepened:
+        c = Deepened()
+        c.depth, c.player, c.proves = self.depth, self.player, self.proves
+        return c
+
+    def deepen(self) -> tuple[int | None, set[int] | None]:
+        return (self.proves, None) if self.proves is not None else (None, {1})
+
+
+def test_a_node_that_reaches_deepen_at_visits_keeps_only_the_moves_deepen_allows():
+    search = Search(Deepened(), random.Random(2), Params(explore=0.2, deepen_at=20))
+    search.run(300)
+    children = [c for c in search.root.children if c is not None]
+    assert any(c.visits >= 20 for c in children)
+    for child in children:
+        if child.visits >= 20:
+            assert child.moves == [1] and sorted(m for _, m in child.dropped) == [0, 2]
+        else:
+            assert child.moves == [0, 1, 2]
+
+
+def test_a_deepened_node_keeps_the_subtree_of_the_moves_it_keeps():
+    search = Search(Deepened(), random.Random(2), Params(explore=0.2, deepen_at=20))
+    search.run(300)
+    child = max((c for c in search.root.children if c is not None), key=lambda c: c.visits)
+    assert child.moves == [1] and child.children[0] is not None
+    # No visit lost: the kept move's (from before the deepening too) and the dropped ones'.
+    assert child.n[0] + sum(n for n, _ in child.dropped) == child.visits
+
+
+def test_a_node_that_deepen_proves_lost_for_its_mover_proves_the_root_won():
+    state = Deepened()
+    state.proves = 0  # the root's player wins once any reply has been searched 20 times
+    search = Search(state, random.Random(2), Params(explore=0.2, deepen_at=20))
+    search.run(300)
+    assert search.root.proven == 0
+    assert [c.visits for c in search.root.children if c is not None and c.proven == 0] == [20]
