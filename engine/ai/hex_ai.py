@@ -419,22 +419,6 @@ class HexState:
             return None, None, None
         return None, set(bits(k.allowed & ~filled)), fill
 
-    def deepen(self) -> tuple[int | None, set[int] | None]:
-        """Knowledge for a node the search keeps coming back to (see ``Search._deepen``): the full
-        H-search (:func:`knowledge` as at the root, with the tree's work limit) for a proven winner, or the moves worth keeping
-        (the mustplay cells when the opponent has a virtual win, without the inferior cells)."""
-        if self.winner is not None or self.swap_open:
-            return None, None
-        k = knowledge(self.t.g, self.black, self.white, self.black_to_move, REFINE_WORK)
-        if k.vc.mover_wins:
-            return self.player, None
-        if k.vc.mover_loses:
-            return 1 - self.player, None
-        keep = k.allowed & ~k.fill.filled
-        if k.allowed == k.empty or not keep:
-            return None, None
-        return None, set(bits(keep))
-
     def apply_fill(self, fill: tuple[int, int]) -> None:
         """Add a fill (see :meth:`refine`): stones that settle cells without changing the winner.
 
@@ -531,10 +515,8 @@ def _random_subset(cells: int, size: int, k: int, rng: random.Random) -> int:
 SAVE_MARGIN = 1.0
 #: H-search work limit inside the tree (the root gets the default, larger one)
 REFINE_WORK = 60_000
-#: visits at which a node of the tree gets the root's (full) H-search, on top of the narrow one at ``refine_at``
-DEEPEN_AT = 400
 #: search parameters tuned for Hex; nodes visited ``refine_at`` times get an H-search
-PARAMS = Params(rave_k=0.002, explore=0.1, refine_at=50, deepen_at=DEEPEN_AT, bias=2.5, policy_at=50)
+PARAMS = Params(rave_k=0.002, explore=0.1, refine_at=50, bias=2.5, policy_at=50)
 
 
 @dataclass(slots=True)

@@ -93,9 +93,6 @@ class Params:
     been visited that many times; before, its visits are plain playouts;
     ``refine_at``: a node below the root that reaches that many visits asks the state's
     optional ``refine()`` for costlier knowledge (0: never; see :meth:`Search._refine`);
-    ``deepen_at``: a node below the root that reaches that many visits asks the state's
-    optional ``deepen()`` for costlier knowledge still, a proof or the moves to keep (0:
-    never; see :meth:`Search._deepen`);
     ``bias``: the progressive-bias constant: the root, and each node below it that
     reaches ``policy_at`` visits, asks the state's optional ``policy(moves)`` for move
     probabilities p, and selection adds ``bias·p/sqrt(n + 1)`` to a child's score (as
@@ -106,7 +103,6 @@ class Params:
     leaf_playouts: int = 1
     expand_at: int = 1
     refine_at: int = 0
-    deepen_at: int = 0
     bias: float = 0.0
     policy_at: int = 0
 
@@ -266,7 +262,7 @@ class Search:
         """One descent: select, create one node, evaluate it (playouts or proof), back up."""
         k, explore = self.params.rave_k, self.params.explore
         expand_at = self.params.expand_at
-        refine_at, deepen_at = self.params.refine_at, self.params.deepen_at
+        refine_at = self.params.refine_at
         bias, policy_at = self.params.bias, self.params.policy_at
         state = self.root_state.copy()
         node = self.root
@@ -278,8 +274,6 @@ class Search:
                 if node.fill is not None:
                     # Only a state with refine() gives a node a fill, and such a state takes it back.
                     state.apply_fill(node.fill)  # type: ignore[attr-defined]
-                if deepen_at and node.visits == deepen_at and node.proven is None:
-                    self._deepen(node, state)
                 if node.visits == policy_at and bias and node.proven is None:
                     self._add_policy(node, state, bias)
             if node.proven is not None:
@@ -351,25 +345,6 @@ class Search:
                 node.drop(i)
         if not node.moves:
             node.proven = 1 - node.player
-
-    @staticmethod
-    def _deepen(node: Node, state: SearchState) -> None:
-        """Costlier knowledge for a node the search keeps coming back to: ``state.deepen()`` returns
-        ``(proven seat or None, moves that may still be good or None)``; the other moves are
-        proven losses (or no better than a kept one) and dropped. Unlike a refinement it gives no
-        fill, so the subtrees grown so far stay."""
-        deepen = getattr(state, "deepen", None)
-        if deepen is None:
-            return
-        proven, allowed = deepen()
-        if proven is not None:
-            node.proven = proven
-            return
-        if allowed is None or not any(m in allowed for m in node.moves):
-            return
-        for i in reversed(range(len(node.moves))):
-            if node.moves[i] not in allowed:
-                node.drop(i)
 
     @staticmethod
     def _backup(path: list[tuple[Node, int]], winner: int, m0: int, m1: int) -> None:

@@ -571,16 +571,6 @@ def test_often_visited_nodes_drop_inferior_moves():
 
 
 # -- the settled board: the search plays on the filled position -----------------------------
-def test_a_deepened_node_proves_what_its_refinement_cannot():
-    """White to move cannot stop Black's d3 a4 c4: the proof needs a connection between two empty
-    cells, which the narrow H-search of a refinement misses and the full one of ``deepen`` finds."""
-    g = grid(5)
-    black, white = _mask(g, "d3 a4 c4"), _mask(g, "e3 b4")
-    state = _state(g, black, white, False)
-    assert state.refine()[0] is None
-    assert state.deepen() == (0, None)
-
-
 def test_a_refinement_fills_the_captured_cells_and_no_longer_offers_them():
     """Black e2 captures e1 and f1 (row 2): the refinement gives them to Black and keeps them out."""
     pos = _replay(9, "e2 e5")
