@@ -89,6 +89,7 @@ class HexBot(commands.Bot):
             async with self.store.exclusive("sync-commands") as mine:
                 if mine:
                     await self.sync_commands_if_changed()
+        self.ai.start()
         self.timers.start()
 
     def owns(self, guild_id: int | None) -> bool:

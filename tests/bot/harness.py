@@ -76,7 +76,7 @@ class Harness:
         so its moves are the same on any machine.
         """
         settings = Settings(token=self.fake.token, database_url=str(self.db), dev_guild_id=dev_guild_id)
-        ai = ai or BotAI(workers=1, iterations=AI_ITERATIONS)
+        ai = ai or BotAI(workers=1, iterations=AI_ITERATIONS, warm=False)
         async with run_client(HexBot(settings, clock=self.clock, ai=ai), self.fake) as bot:
             self.bot = bot
             try:

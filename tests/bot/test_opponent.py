@@ -13,7 +13,7 @@ import pytest
 
 import engine
 from bot.ai import BotAI
-from tests.bot.harness import Harness, eventually, mentions, png_of
+from tests.bot.harness import AI_ITERATIONS, Harness, eventually, mentions, png_of
 from tests.dbquery import query, query_dicts
 from tests.fake_discord import FakeMessage
 
@@ -175,6 +175,9 @@ async def test_a_takeback_against_the_computer_undoes_your_turn_and_its_reply(ha
 class StalledAI(BotAI):
     """A brain that never answers: the bot is stopped while the computer is thinking."""
 
+    def __init__(self) -> None:
+        super().__init__(warm=False)
+
     async def choose(self, *args, **kwargs) -> str:
         await asyncio.Event().wait()
         raise AssertionError("unreachable")
@@ -240,3 +243,13 @@ async def test_a_game_against_the_computer_can_have_its_own_thread(harness):
     assert not r.ephemeral and f"<#{thread.id}>" in r.content
     assert png_of(board)
     assert newest_game(harness)["channel_id"] == thread.id
+
+
+async def test_the_bot_starts_its_computer_player_as_it_starts_not_at_the_first_ai_move(harness):
+    async with harness.running(ai=BotAI(workers=1, iterations=AI_ITERATIONS)) as bot:
+        assert bot.ai.started
+
+
+async def test_a_bot_with_a_cold_ai_starts_no_worker_before_a_move(harness):
+    async with harness.running() as bot:
+        assert not bot.ai.started

@@ -57,7 +57,7 @@ async def processes(fake: FakeDiscord, url: str, clock: ManualClock, plans: list
         bots = []
         for plan in plans:
             settings = Settings(token=fake.token, database_url=url, shards=plan)
-            brain = ai or BotAI(workers=1, iterations=AI_ITERATIONS)
+            brain = ai or BotAI(workers=1, iterations=AI_ITERATIONS, warm=False)
             bots.append(await stack.enter_async_context(run_client(make_bot(settings, clock=clock, ai=brain), fake)))
         yield bots
 
@@ -307,6 +307,9 @@ async def test_a_challenge_expiry_cut_short_by_a_crash_is_announced_by_the_rerun
 
 class StalledAI(BotAI):
     """A brain that never answers: the computer's games stay waiting for it."""
+
+    def __init__(self) -> None:
+        super().__init__(warm=False)
 
     async def choose(self, *args, **kwargs) -> str:
         await asyncio.Event().wait()

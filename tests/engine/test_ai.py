@@ -10,8 +10,12 @@ import asyncio
 import io
 import json
 import random
+import subprocess
+import sys
 from contextlib import redirect_stdout
+from pathlib import Path
 
+import psutil
 import pytest
 
 from engine import make_options, new_game
@@ -269,6 +273,46 @@ def test_cli_without_ai_or_when_over_has_no_ai_key():
 def test_cli_rejects_an_unknown_level():
     status, data = _cli("hex", "--size", "3", "--ai", "grandmaster", "--iterations", "5")
     assert status == 2 and "grandmaster" in data["error"]
+
+
+def _spawned_children() -> set[int]:
+    """The pids of this process's spawned interpreters (pool workers; not the resource tracker)."""
+    return {p.pid for p in psutil.Process().children() if "spawn_main" in " ".join(p.cmdline())}
+
+
+def test_a_warm_pool_starts_every_worker_before_any_request():
+    before = _spawned_children()
+    with AIPool(workers=2, warm=True) as pool:
+        for f in pool.warming:
+            f.result(timeout=300)
+        assert len(_spawned_children() - before) == 2
+
+
+def test_a_pool_worker_exits_when_the_process_that_started_it_is_killed():
+    """A killed bot cannot shut its pool down: its workers must not live on as orphans."""
+    code = (
+        "import os, sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})\n"
+        "from engine.ai.pool import AIPool\n"
+        "pool = AIPool(workers=1, warm=True)\n"
+        "print(pool.warming[0].result(timeout=300), flush=True)\n"
+        "os.kill(os.getpid(), 9)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    try:
+        worker = psutil.Process(int(out.stdout.split()[0]))
+    except psutil.NoSuchProcess:
+        return  # already gone
+    # It notices within a second or so; the bound is generous for a loaded machine.
+    _, alive = psutil.wait_procs([worker], timeout=60)
+    for p in alive:
+        p.kill()
+    assert not alive
+
+
+def test_a_pool_is_not_warmed_unless_asked():
+    with AIPool(workers=1) as pool:
+        assert pool.warming == []
 
 
 def test_pool_returns_a_legal_move():
