@@ -41,7 +41,7 @@ class BotAI:
     async def choose(self, options: GameOptions, actions: list[str], level: str, seed: int, player: str) -> str:
         """The AI's action line for ``player`` in the position after ``actions``."""
         if self._pool is None:
-            self._pool = AIPool(self.workers)
+            self._pool = AIPool(self.workers, warm=self.warm)
         return await self._pool.choose(options, actions, level, seed, player=player, iterations=self.iterations)
 
     def close(self) -> None:
