@@ -11,12 +11,16 @@ time MoHex spends outside its search clock (its connection analysis; its search
 itself never stops before 1 s, so 1 s rows still give it more: the table shows
 both sides' measured wall and CPU time per move). Each opening (Black's first
 stone, from a fixed list) is played twice, once with each colour for our AI.
-A MoHex crash (exit 139 after "Fillin caused win!"), or a ``genmove`` it refuses
-to answer, restarts it, replays the game so far and asks again; it repeats in the same position, so a second crash there
-is answered by asking with MoHex's inferior-cell engine off for that one move, and
-a third ends the game, adjudicated by our virtual connections when they decide it
-(MoHex's log says its fill-in decided it), else not counted. The table counts the
-restarts; the per-game lines the ICE-off moves and adjudications.
+MoHex crashes (exit 139 after "Fillin caused win!") once its knowledge has decided
+the game. When its log said "Opponent has won" first, the crash is in the code that
+plays on in a lost position: that is its resignation, and the game is ours. Any other
+crash, or a ``genmove`` it refuses to answer, restarts it, replays the game so far
+and asks again; it repeats in the same position, so a second crash there is answered
+by asking with MoHex's inferior-cell engine off for that one move, and a third ends
+the game, adjudicated by the knowledge our search trusts at its root (the full
+H-search on the filled board, both players) when it decides it, else not counted.
+The table counts the restarts; the per-game lines the ICE-off moves, resignations
+and adjudications.
 
 "Proved" plies: ours come from :data:`engine.ai.hex_ai.LAST` (virtual connections
 or the tree's solver proved the result); MoHex's from its log: a ``genmove``
@@ -36,7 +40,7 @@ from pathlib import Path
 
 from engine import make_options
 from engine.ai import choose, hex_ai
-from engine.ai.hex_vc import analyse
+from engine.ai.hex_ai import knowledge
 
 HOW_TO_GET = (
     "MoHex row skipped: no MoHex binary. Build one (15-20 min on 2 cores): fetch "
@@ -73,7 +77,17 @@ ROWS = (
 
 
 class MoHexCrashed(Exception):
-    """MoHex exited while answering."""
+    """MoHex exited while answering.
+
+    ``conceded``: its log had said "Opponent has won" first. Its own knowledge found the
+    position lost (fill-in and connections, both sound), and the crash is in the code
+    that then looks for "the most blocking move" (``EndgameUtil::PlayLostGame`` asserts
+    it found one). That is MoHex's resignation in all but name.
+    """
+
+    def __init__(self, what: str, conceded: bool = False) -> None:
+        super().__init__(what)
+        self.conceded = conceded
 
 
 class MoHex:
@@ -148,6 +162,10 @@ class MoHex:
         t = time.perf_counter()
         try:
             move = self.command(f"genmove {colour[0]}")
+        except MoHexCrashed as crash:
+            self.log.seek(start_log)
+            said = self.log.read().decode(errors="replace")
+            raise MoHexCrashed(str(crash), conceded="Opponent has won" in said) from None
         except RuntimeError as refused:
             # Seen once in 80 games, right after a game its crashes ended: "? illegal move:
             # black invalid". Handled like a crash: restart, replay, ask again.
@@ -187,6 +205,8 @@ class Game:
     resigned: bool = False
     #: MoHex crashed three times on one move: decided by our virtual connections (winner "" if they could not)
     adjudicated: bool = False
+    #: MoHex crashed right after its log said "Opponent has won" (see :class:`MoHexCrashed`)
+    conceded: bool = False
     our_proof: int | None = None
     mohex_proof: int | None = None
     restarts: int = 0
@@ -255,10 +275,14 @@ def _mohex_move(mohex: MoHex, pos, colour: str, seconds: float, game: Game) -> s
             if attempt == 2:
                 mohex.command("param_player_board use_ice 1")
         except MoHexCrashed as crash:
-            _stderr(f"<!-- MoHex crashed ({crash}) at ply {len(pos.actions) + 1}; restarting and replaying -->")
             game.restarts += 1
             mohex.restarts += 1
             mohex.start()
+            if crash.conceded:
+                _stderr(f"<!-- MoHex found its loss and crashed ({crash}) at ply {len(pos.actions) + 1}: it resigns -->")
+                game.conceded = True
+                return "resign"
+            _stderr(f"<!-- MoHex crashed ({crash}) at ply {len(pos.actions) + 1}; restarting and replaying -->")
             mohex.command("clear_board")
             for i, a in enumerate(pos.actions):
                 mohex.command(f"play {'bw'[i % 2]} {a}")
@@ -272,12 +296,15 @@ def _mohex_move(mohex: MoHex, pos, colour: str, seconds: float, game: Game) -> s
 
 
 def _adjudicate(pos) -> str | None:
-    """The winning colour by our virtual connections (None when they do not decide)."""
-    g = pos.grid
+    """The winning colour by our virtual connections (None when they do not decide).
+
+    The knowledge our search trusts at its root: the full H-search on the board with
+    dead and captured cells filled in, for both players (each step sound; the tests
+    check its claims against exhaustive search).
+    """
     mover = pos.to_move[0]
     black, white = pos._stones("black"), pos._stones("white")
-    mine, theirs = (black, white) if mover == "black" else (white, black)
-    vc = analyse(g, mine, theirs, mover == "black")
+    vc = knowledge(pos.grid, black, white, mover == "black", both_boards=True).vc
     other = "white" if mover == "black" else "black"
     if vc.mover_wins:
         return mover
@@ -310,6 +337,8 @@ def _game_line(row: Row, i: int, g: Game) -> str:
     won = "won" if g.winner == g.ours else "lost"
     proof = lambda p: "—" if p is None else str(p)  # noqa: E731
     end = " (MoHex resigned)" if g.resigned else ""
+    if g.conceded:
+        end = ' (MoHex resigned: its log said "Opponent has won", then it crashed)'
     if g.adjudicated:
         end = " (MoHex crashed 3 times: adjudicated by our virtual connections)"
         if not g.winner:

@@ -1,0 +1,65 @@
+"""``bench/mohex_match.py``: how a MoHex crash ends a game, and who an adjudicated game goes to."""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+from engine import make_options
+
+ROOT = Path(__file__).resolve().parents[2]
+MATCH = runpy.run_path(str(ROOT / "bench/mohex_match.py"))
+FAKE = str(Path(__file__).with_name("fake_mohex.py"))
+
+#: A 9×9 game against MoHex (its game 1 of 2026-11-27, our AI Black) up to the move
+#: MoHex crashed on after "Opponent has won": Black is connected by virtual connections
+#: that only the full H-search on the filled board finds.
+CONCEDED_GAME = (
+    "e5 f3 d4 e6 d6 c8 b8 c7 b7 c6 b6 c5 d7 d8 f7 e7 g5 g6 f6 e9 g8 d3 e3 f1 g4 f8 c4 b5 g7 h1 d2"
+).split()
+
+
+def _position(moves: list[str]):
+    pos = make_options("hex", 9, ()).new_position()
+    for move in moves:
+        pos.play(move)
+    return pos
+
+
+def _crash_on_genmove(monkeypatch, log: str):
+    monkeypatch.setenv("FAKE_MOHEX_LOG", log)
+    mohex = MATCH["MoHex"](FAKE, 9)
+    game = MATCH["Game"]("e5", "black")
+    pos = _position(["e5", "f3", "d4"])
+    return mohex, game, MATCH["_mohex_move"](mohex, pos, "white", 0.1, game)
+
+
+def test_a_crash_after_mohex_finds_its_loss_is_its_resignation(monkeypatch):
+    mohex, game, move = _crash_on_genmove(monkeypatch, "Opponent has won; playing most blocking move.")
+    try:
+        assert move == "resign"
+        assert game.conceded and game.restarts == 1
+        assert mohex.proc.poll() is None  # restarted, ready for the next game
+    finally:
+        mohex.close()
+
+
+def test_a_crash_without_a_found_loss_is_retried_then_left_to_adjudication(monkeypatch):
+    mohex, game, move = _crash_on_genmove(monkeypatch, "Fillin caused win! Removing...")
+    try:
+        assert move is None
+        assert not game.conceded and game.restarts == 3 and game.ice_off_moves == 1
+    finally:
+        mohex.close()
+
+
+def test_the_adjudicator_uses_the_knowledge_the_search_trusts_at_its_root():
+    assert MATCH["_adjudicate"](_position(CONCEDED_GAME)) == "black"
+
+
+def test_a_conceded_game_counts_as_our_win_and_says_why():
+    row = MATCH["ROWS"][0]
+    game = MATCH["Game"]("e5", "black", winner="black", plies=31, resigned=True, conceded=True, moves=CONCEDED_GAME)
+    line = MATCH["_game_line"](row, 0, game)
+    assert "we won in 31 plies" in line and "Opponent has won" in line
+    assert "| 1 | 1 | 100% |" in MATCH["summary"](row, [game])
