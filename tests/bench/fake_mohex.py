@@ -9,10 +9,17 @@ import os
 import signal
 import sys
 
-for line in sys.stdin:
-    if line.startswith("genmove"):
-        sys.stderr.write(os.environ.get("FAKE_MOHEX_LOG", "") + "\n")
-        sys.stderr.flush()
-        os.kill(os.getpid(), signal.SIGSEGV)
-    sys.stdout.write("= \n\n")
-    sys.stdout.flush()
+
+def main() -> None:
+    """Answer GTP on stdin until ``genmove``, then log and crash."""
+    for line in sys.stdin:
+        if line.startswith("genmove"):
+            sys.stderr.write(os.environ.get("FAKE_MOHEX_LOG", "") + "\n")
+            sys.stderr.flush()
+            os.kill(os.getpid(), signal.SIGSEGV)
+        sys.stdout.write("= \n\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
