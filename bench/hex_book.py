@@ -3,7 +3,7 @@
     .venv/bin/python bench/hex_book.py --mohex PATH --size 9 [--plies 5] [--replies 3,2,2]
                                        [--seconds 2] [--jobs 2] [--cache bench/data/hex-book/9.jsonl]
     .venv/bin/python bench/hex_book.py --write [--cache-dir bench/data/hex-book]
-    .venv/bin/python bench/hex_book.py --mohex PATH --size 9 --steadiness 60 [--seconds 2]
+    .venv/bin/python bench/hex_book.py --mohex PATH --size 9 --steadiness 60 [--turned] [--seconds 2]
 
 The book is a tree grown breadth first from the empty board. At each position MoHex
 searches ``--seconds`` (one thread, no pondering) and gives its move and the value of
@@ -179,12 +179,25 @@ def grow(mohex_path: str, n: int, plies: int, replies: list[int], seconds: float
         frontier = nxt
 
 
-def steadiness(mohex_path: str, n: int, cache: Path, count: int, seconds: float) -> None:
+def turn(n: int, cell: str) -> str:
+    """The cell's name on the board turned by 180° (the same position for both sides).
+
+    >>> turn(9, "e7"), turn(9, "a1")
+    ('e3', 'i9')
+    """
+    g = grid(n)
+    return g.name(n * n - 1 - g.parse(cell))
+
+
+def steadiness(mohex_path: str, n: int, cache: Path, count: int, seconds: float, turned: bool = False) -> None:
     """Search ``count`` book positions of 2 and 4 stones again and print how often MoHex chose the
     same move, and how far below its new choice the new search values the book's move (a move it
     left out counts as its worst searched one): MoHex's own noise, the yardstick for
-    ``bench/mohex_review.py``'s values of our opening moves."""
-    records = [r for r in load(cache).values() if len(r["moves"]) in (2, 4) and r["values"]]
+    ``bench/mohex_review.py``'s values of our opening moves. ``turned``: search each position
+    turned by 180° instead (the same position, which the book answers from one entry)."""
+    records = [
+        r for r in load(cache).values() if len(r["moves"]) in (2, 4) and r["values"] and is_cell(n, r["mohex"])
+    ]
     random.Random(1).shuffle(records)
     records = records[:count]
     mohex = mm.MoHex(mohex_path, n)
@@ -192,16 +205,19 @@ def steadiness(mohex_path: str, n: int, cache: Path, count: int, seconds: float)
     gaps = []
     try:
         for r in records:
-            best, vals = values(mohex, r["moves"], seconds)
-            gap = max(0.0, worth(vals, best) - worth(vals, r["mohex"]))
-            same += best == r["mohex"]
+            moves = [turn(n, m) for m in r["moves"]] if turned else r["moves"]
+            book = turn(n, r["mohex"]) if turned else r["mohex"]
+            best, vals = values(mohex, moves, seconds)
+            gap = max(0.0, worth(vals, best) - worth(vals, book))
+            same += best == book
             big += gap >= 0.1
             gaps.append(gap)
     finally:
         mohex.close()
     k = len(gaps)
     print(
-        f"{k} book positions of 2 and 4 stones ({n}×{n}), searched again for {seconds:g} s: the same move "
+        f"{k} book positions of 2 and 4 stones ({n}×{n}), searched again{' turned by 180°' if turned else ''} "
+        f"for {seconds:g} s: the same move "
         f"in {same}/{k}; the book's move valued >= 0.1 below the new choice in {big}/{k}, "
         f"{sum(gaps) / max(k, 1):.3f} below on average"
     )
@@ -254,6 +270,7 @@ def main() -> None:
     p.add_argument("--cache", help="default: bench/data/hex-book/SIZE.jsonl")
     p.add_argument("--write", action="store_true", help="write the book module from the caches (no MoHex)")
     p.add_argument("--steadiness", type=int, metavar="N", help="search N book positions again (see steadiness)")
+    p.add_argument("--turned", action="store_true", help="with --steadiness: search them turned by 180°")
     p.add_argument("--cache-dir", default=str(CACHE_DIR))
     a = p.parse_args()
     if a.write:
@@ -264,7 +281,7 @@ def main() -> None:
                 + mm.HOW_TO_GET.removeprefix("MoHex row skipped: no MoHex binary. "))
     cache = Path(a.cache) if a.cache else CACHE_DIR / f"{a.size}.jsonl"
     if a.steadiness:
-        steadiness(a.mohex, a.size, cache, a.steadiness, a.seconds)
+        steadiness(a.mohex, a.size, cache, a.steadiness, a.seconds, a.turned)
         return
     grow(a.mohex, a.size, a.plies, [int(x) for x in a.replies.split(",")], a.seconds, a.jobs, cache)
 
