@@ -48,7 +48,7 @@ import mohex_match as mm  # noqa: E402
 from mohex_review import _worth as worth  # noqa: E402
 from mohex_review import values  # noqa: E402
 
-from engine.ai.hex_book import position_key  # noqa: E402
+from engine.ai.hex_book import position_key, turned_cell  # noqa: E402
 from engine.geometry import grid  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -186,7 +186,7 @@ def turn(n: int, cell: str) -> str:
     ('e3', 'i9')
     """
     g = grid(n)
-    return g.name(n * n - 1 - g.parse(cell))
+    return g.name(turned_cell(n, g.parse(cell)))
 
 
 def steadiness(mohex_path: str, n: int, cache: Path, count: int, seconds: float, turned: bool = False) -> None:
@@ -237,7 +237,7 @@ def write(cache_dir: Path, out: Path) -> None:
                 continue
             _, turned = position_key(n, r["moves"])
             cell = g.parse(r["mohex"])
-            book[key] = n * n - 1 - cell if turned else cell
+            book[key] = turned_cell(n, cell) if turned else cell
         books[n] = dict(sorted(book.items()))
         seconds = sorted({r["seconds"] for r in records.values()})
         sources.append(f"{n}×{n}: {len(book)} positions, MoHex {'/'.join(f'{s:g}' for s in seconds)} s each")

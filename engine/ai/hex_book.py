@@ -25,10 +25,18 @@ def _key(black: int, white: int, black_to_move: bool) -> str:
     )
 
 
+def turned_cell(n: int, cell: int) -> int:
+    """The index of ``cell`` on the n×n board turned by 180° (the same position for both sides).
+
+    >>> turned_cell(9, 0), turned_cell(9, 80)
+    (80, 0)
+    """
+    return n * n - 1 - cell
+
+
 def _turned(n: int, cells: int) -> int:
-    """The bitboard turned by 180° (cell i goes to n·n − 1 − i)."""
-    last = n * n - 1
-    return sum(1 << (last - i) for i in bits(cells))
+    """The bitboard turned by 180° (see :func:`turned_cell`)."""
+    return sum(1 << turned_cell(n, i) for i in bits(cells))
 
 
 def canonical(n: int, black: int, white: int, black_to_move: bool) -> tuple[str, bool]:
@@ -64,4 +72,4 @@ def book_move(n: int, black: int, white: int, black_to_move: bool) -> int | None
     cell = entries.get(key)
     if cell is None:
         return None
-    return n * n - 1 - cell if turned else cell
+    return turned_cell(n, cell) if turned else cell
