@@ -149,6 +149,23 @@ def children(n: int, depth: int, record: dict, sides: set[str], replies: list[in
     return out
 
 
+def to_search(
+    frontier: dict[str, tuple[list[str], set[str]]], known: dict[str, dict], depth: int, last: bool,
+) -> list[list[str]]:
+    """The moves to the positions of ``frontier`` (``depth`` stones) that MoHex must search: those
+    not searched before, and at the last depth only those where the book is to play (where its
+    opponent is, MoHex's values would only choose replies the book does not grow).
+
+    >>> front = {"k1": (["e5"], {"b"}), "k2": (["c3"], {"w"}), "k3": (["a1"], {"w"})}
+    >>> to_search(front, {"k3": {}}, 1, last=False), to_search(front, {"k3": {}}, 1, last=True)
+    ([['e5'], ['c3']], [['c3']])
+    """
+    mover = "b" if depth % 2 == 0 else "w"
+    return [
+        moves for key, (moves, sides) in frontier.items() if key not in known and (not last or mover in sides)
+    ]
+
+
 def grow(mohex_path: str, n: int, plies: int, replies: list[int], seconds: float, jobs: int, cache: Path) -> None:
     """Grow the book of an n×n board to ``plies`` plies (see the module docstring)."""
     cache.parent.mkdir(parents=True, exist_ok=True)
@@ -156,7 +173,7 @@ def grow(mohex_path: str, n: int, plies: int, replies: list[int], seconds: float
     # position key → (the moves that reached it, the colours the book plays there)
     frontier: dict[str, tuple[list[str], set[str]]] = {position_key(n, [])[0]: ([], {"b", "w"})}
     for depth in range(plies):
-        todo = [moves for key, (moves, _) in frontier.items() if key not in known]
+        todo = to_search(frontier, known, depth, last=depth == plies - 1)
         print(f"ply {depth}: {len(frontier)} positions, {len(todo)} to search", file=sys.stderr)
         if todo:
             known.update(query_all(mohex_path, n, todo, seconds, jobs, cache))

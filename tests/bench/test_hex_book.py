@@ -74,3 +74,15 @@ def test_where_the_book_plays_either_colour_it_grows_both():
     vals = {"e5": 0.6, "d6": 0.7}
     grown = BOOK["children"](9, 1, _record("e5", vals), {"b", "w"}, [2])
     assert grown == [("e5", "w"), ("e5", "b"), ("d6", "b")]
+
+
+def test_at_the_last_depth_only_positions_where_the_book_plays_are_searched():
+    # One stone on the board: White is to move. The book plays White after c3 only.
+    frontier = {"after e5": (["e5"], {"b"}), "after c3": (["c3"], {"w"})}
+    assert BOOK["to_search"](frontier, {}, 1, last=False) == [["e5"], ["c3"]]
+    assert BOOK["to_search"](frontier, {}, 1, last=True) == [["c3"]]
+
+
+def test_positions_searched_before_are_not_searched_again():
+    frontier = {"after e5": (["e5"], {"w"}), "after c3": (["c3"], {"w"})}
+    assert BOOK["to_search"](frontier, {"after e5": {}}, 1, last=False) == [["c3"]]
