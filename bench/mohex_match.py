@@ -216,6 +216,8 @@ class Game:
     cpu: dict[str, list[float]] = field(default_factory=lambda: {"ours": [], "mohex": []})
     #: the moves played, Black's first stone first (for analysing the games afterwards)
     moves: list[str] = field(default_factory=list)
+    #: the plies (counted as in ``our_proof``) at which our move came from the opening book
+    book_plies: list[int] = field(default_factory=list)
 
 
 def play(mohex: MoHex, row: Row, opening: str, ours: str, seed: int) -> Game:
@@ -236,6 +238,8 @@ def play(mohex: MoHex, row: Row, opening: str, ours: str, seed: int) -> Game:
             report = hex_ai.LAST
             if report is not None and report.proven is not None and game.our_proof is None:
                 game.our_proof = ply
+            if report is not None and report.book:
+                game.book_plies.append(ply)
             pos.play(move)
             mohex.command(f"play {colour[0]} {move}")
             continue
@@ -345,7 +349,9 @@ def _game_line(row: Row, i: int, g: Game) -> str:
             won, end = "did not finish", " (MoHex crashed 3 times, undecided: not counted)"
     return (
         f"<!-- {row.name} game {i + 1}: opening {g.opening}, ours {g.ours}, we {won} in {g.plies} plies{end}; "
-        f"first proved at ply: ours {proof(g.our_proof)}, MoHex {proof(g.mohex_proof)}; MoHex restarts {g.restarts}, ICE-off moves {g.ice_off_moves}; moves {' '.join(g.moves)} -->"
+        f"first proved at ply: ours {proof(g.our_proof)}, MoHex {proof(g.mohex_proof)}; "
+        f"our book moves at plies: {' '.join(map(str, g.book_plies)) or 'none'}; "
+        f"MoHex restarts {g.restarts}, ICE-off moves {g.ice_off_moves}; moves {' '.join(g.moves)} -->"
     )
 
 

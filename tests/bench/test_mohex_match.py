@@ -63,3 +63,15 @@ def test_a_conceded_game_counts_as_our_win_and_says_why():
     line = MATCH["_game_line"](row, 0, game)
     assert "we won in 31 plies" in line and "Opponent has won" in line
     assert "| 1 | 1 | 100% |" in MATCH["summary"](row, [game])
+
+
+def test_a_game_records_which_of_our_moves_came_from_the_opening_book(monkeypatch):
+    # Our AI is White after e5: its first move (ply 2) is the book's; MoHex then concedes.
+    monkeypatch.setenv("FAKE_MOHEX_LOG", "Opponent has won; playing most blocking move.")
+    mohex = MATCH["MoHex"](FAKE, 9)
+    try:
+        game = MATCH["play"](mohex, MATCH["ROWS"][0], "e5", "white", seed=1)
+    finally:
+        mohex.close()
+    assert game.book_plies == [2] and game.conceded
+    assert "our book moves at plies: 2;" in MATCH["_game_line"](MATCH["ROWS"][0], 1, game)
