@@ -17,7 +17,10 @@ grown depends on who the book is for, and it is for both colours:
   values (one count per ply after the first: ``3,2,2`` = three replies to the first
   stone, then two), MoHex's own move always among them.
 
-Positions with fewer than ``--plies`` stones get a book move. A position and its 180°
+Positions with fewer than ``--plies`` stones get a book move. The book in the repository
+was grown with ``--size 9 --plies 5 --replies 8,2,6`` and ``--size 11 --plies 5 --replies 6,2,3``
+(the width after the third stone is where MoHex's replies in matches most often left the
+narrower book). A position and its 180°
 turn are one position; transpositions meet. ``--cache`` (JSON lines: the moves that
 reached each position, MoHex's move and values, its seconds) makes the run resumable
 and the book reproducible: ``--write`` turns every cache in ``--cache-dir`` into
