@@ -1,7 +1,7 @@
 """Build the Hex opening book (:mod:`engine.ai.hex_book`) from MoHex 2.0's choices (run by hand).
 
     .venv/bin/python bench/hex_book.py --mohex PATH --size 9 [--plies 5] [--replies 3,2,2]
-                                       [--seconds 2] [--jobs 2] [--cache bench/data/hex-book/9.jsonl]
+                                       [--seconds 2] [--jobs 2] [--cache bench/data/hex-book/9.jsonl.gz]
     .venv/bin/python bench/hex_book.py --write [--cache-dir bench/data/hex-book]
     .venv/bin/python bench/hex_book.py --mohex PATH --size 9 --steadiness 60 [--turned] [--seconds 2]
 
@@ -21,7 +21,7 @@ Positions with fewer than ``--plies`` stones get a book move. The book in the re
 was grown with ``--size 9 --plies 5 --replies 8,2,6`` and ``--size 11 --plies 5 --replies 6,2,3``
 (the width after the third stone is where MoHex's replies in matches most often left the
 narrower book). A position and its 180°
-turn are one position; transpositions meet. ``--cache`` (JSON lines: the moves that
+turn are one position; transpositions meet. ``--cache`` (gzipped JSON lines: the moves that
 reached each position, MoHex's move and values, its seconds) makes the run resumable
 and the book reproducible: ``--write`` turns every cache in ``--cache-dir`` into
 ``engine/ai/hex_book_moves.py`` without MoHex. A search bounded by time differs from
@@ -36,6 +36,7 @@ MoHex is a measuring and teaching tool here, never a dependency (see
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import queue
 import random
@@ -43,6 +44,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import IO
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent))
@@ -74,11 +76,21 @@ def ranked(vals: dict[str, float | str], best: str) -> list[str]:
     return [best] + [c for _, c in scored if c != best]
 
 
+def _open(path: Path, mode: str) -> IO[str]:
+    """A cache file as text; ``.gz`` ones through gzip (appending adds a gzip member, which
+    reading joins), so that the caches in the repository stay small."""
+    if path.suffix == ".gz":
+        return gzip.open(path, mode + "t", encoding="utf-8")
+    return open(path, mode, encoding="utf-8")
+
+
 def load(path: Path) -> dict[str, dict]:
     """A cache file's records by position key."""
     out: dict[str, dict] = {}
     if path.exists():
-        for line in path.read_text().splitlines():
+        with _open(path, "r") as f:
+            text = f.read()
+        for line in text.splitlines():
             if line.strip():
                 r = json.loads(line)
                 out[r["key"]] = r
@@ -115,7 +127,7 @@ def query_all(
                 record = {"key": key, "moves": moves, "mohex": best, "values": vals, "seconds": seconds}
                 with lock:
                     done[key] = record
-                    with open(sink, "a") as f:
+                    with _open(sink, "a") as f:
                         f.write(json.dumps(record) + "\n")
                     if len(done) % 25 == 0:
                         rate = (time.perf_counter() - start) / len(done)
@@ -244,11 +256,12 @@ def steadiness(mohex_path: str, n: int, cache: Path, count: int, seconds: float,
 
 
 def write(cache_dir: Path, out: Path) -> None:
-    """Write every cache of ``cache_dir`` (one per board size, ``N.jsonl``) as the book module."""
+    """Write every cache of ``cache_dir`` (one per board size, ``N.jsonl.gz`` or ``N.jsonl``) as the book module."""
     books: dict[int, dict[str, int]] = {}
     sources = []
-    for path in sorted(cache_dir.glob("*.jsonl"), key=lambda p: int(p.stem)):
-        n = int(path.stem)
+    caches = [p for p in cache_dir.iterdir() if p.name.endswith((".jsonl", ".jsonl.gz"))]
+    for path in sorted(caches, key=lambda p: int(p.name.split(".")[0])):
+        n = int(path.name.split(".")[0])
         g = grid(n)
         book: dict[str, int] = {}
         records = load(path)
@@ -287,7 +300,7 @@ def main() -> None:
     p.add_argument("--replies", default="3,2,2", help="the opponent's replies grown per ply after the first")
     p.add_argument("--seconds", type=float, default=2.0)
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--cache", help="default: bench/data/hex-book/SIZE.jsonl")
+    p.add_argument("--cache", help="default: bench/data/hex-book/SIZE.jsonl.gz")
     p.add_argument("--write", action="store_true", help="write the book module from the caches (no MoHex)")
     p.add_argument("--steadiness", type=int, metavar="N", help="search N book positions again (see steadiness)")
     p.add_argument("--turned", action="store_true", help="with --steadiness: search them turned by 180°")
@@ -299,7 +312,7 @@ def main() -> None:
     if not a.mohex:
         p.error("--mohex PATH (a MoHex 2.0 binary) is needed to grow the book. "
                 + mm.HOW_TO_GET.removeprefix("MoHex row skipped: no MoHex binary. "))
-    cache = Path(a.cache) if a.cache else CACHE_DIR / f"{a.size}.jsonl"
+    cache = Path(a.cache) if a.cache else CACHE_DIR / f"{a.size}.jsonl.gz"
     if a.steadiness:
         steadiness(a.mohex, a.size, cache, a.steadiness, a.seconds, a.turned)
         return

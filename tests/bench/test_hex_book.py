@@ -86,3 +86,11 @@ def test_at_the_last_depth_only_positions_where_the_book_plays_are_searched():
 def test_positions_searched_before_are_not_searched_again():
     frontier = {"after e5": (["e5"], {"w"}), "after c3": (["c3"], {"w"})}
     assert BOOK["to_search"](frontier, {"after e5": {}}, 1, last=False) == [["c3"]]
+
+
+def test_a_gzipped_cache_is_appended_to_and_read_back(tmp_path):
+    cache = tmp_path / "9.jsonl.gz"
+    for moves, best in (([], "e5"), (["e5"], "d6")):
+        with BOOK["_open"](cache, "a") as f:
+            f.write(json.dumps(_record(best, {}) | {"key": "/".join(moves) or "empty", "moves": moves}) + "\n")
+    assert {k: r["mohex"] for k, r in BOOK["load"](cache).items()} == {"empty": "e5", "e5": "d6"}
