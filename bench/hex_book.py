@@ -20,8 +20,7 @@ grown depends on who the book is for, and it is for both colours:
 Positions with fewer than ``--plies`` stones get a book move. The book in the repository
 was grown with ``--size 9 --plies 5 --replies 8,2,6`` and ``--size 11 --plies 5 --replies 6,2,3``
 (the width after the third stone is where MoHex's replies in matches most often left the
-narrower book). A position and its 180°
-turn are one position; transpositions meet. ``--cache`` (gzipped JSON lines: the moves that
+narrower book). A position and its 180° turn are one position; transpositions meet. ``--cache`` (gzipped JSON lines: the moves that
 reached each position, MoHex's move and values, its seconds) makes the run resumable
 and the book reproducible: ``--write`` turns every cache in ``--cache-dir`` into
 ``engine/ai/hex_book_moves.py`` without MoHex. A search bounded by time differs from
@@ -143,11 +142,17 @@ def query_all(
     return done
 
 
+def mover_at(depth: int) -> str:
+    """The colour to move (``b`` or ``w``) in a position ``depth`` stones deep (no swap)."""
+    return "b" if depth % 2 == 0 else "w"
+
+
 def children(n: int, depth: int, record: dict, sides: set[str], replies: list[int]) -> list[tuple[str, str]]:
     """The moves the book grows from a position ``depth`` stones deep, each with the colour the
     book plays after it: its own move where it is to play (a colour of ``sides``), MoHex's best
     ``replies`` where its opponent is, and after the empty board every first stone for both colours."""
-    mover, other = ("b", "w") if depth % 2 == 0 else ("w", "b")
+    mover = mover_at(depth)
+    other = mover_at(depth + 1)
     out: list[tuple[str, str]] = []
     if mover in sides:
         out.append((record["mohex"], mover))
@@ -175,9 +180,9 @@ def to_search(
     >>> to_search(front, {"k3": {}}, 1, last=False), to_search(front, {"k3": {}}, 1, last=True)
     ([['e5'], ['c3']], [['c3']])
     """
-    mover = "b" if depth % 2 == 0 else "w"
     return [
-        moves for key, (moves, sides) in frontier.items() if key not in known and (not last or mover in sides)
+        moves for key, (moves, sides) in frontier.items()
+        if key not in known and (not last or mover_at(depth) in sides)
     ]
 
 
