@@ -75,9 +75,9 @@ def ranked(vals: dict[str, float | str], best: str) -> list[str]:
     return [best] + [c for _, c in scored if c != best]
 
 
-def _open(path: Path, mode: str) -> IO[str]:
-    """A cache file as text; ``.gz`` ones through gzip (appending adds a gzip member, which
-    reading joins), so that the caches in the repository stay small."""
+def open_text(path: Path, mode: str) -> IO[str]:
+    """A data file (a book cache, training games) as text; ``.gz`` ones through gzip (appending
+    adds a gzip member, which reading joins), so that the data in the repository stays small."""
     if path.suffix == ".gz":
         return gzip.open(path, mode + "t", encoding="utf-8")
     return open(path, mode, encoding="utf-8")
@@ -87,7 +87,7 @@ def load(path: Path) -> dict[str, dict]:
     """A cache file's records by position key."""
     out: dict[str, dict] = {}
     if path.exists():
-        with _open(path, "r") as f:
+        with open_text(path, "r") as f:
             text = f.read()
         for line in text.splitlines():
             if line.strip():
@@ -126,7 +126,7 @@ def query_all(
                 record = {"key": key, "moves": moves, "mohex": best, "values": vals, "seconds": seconds}
                 with lock:
                     done[key] = record
-                    with _open(sink, "a") as f:
+                    with open_text(sink, "a") as f:
                         f.write(json.dumps(record) + "\n")
                     if len(done) % 25 == 0:
                         rate = (time.perf_counter() - start) / len(done)

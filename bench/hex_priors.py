@@ -9,25 +9,33 @@ Two steps, both run by hand (MoHex is a measuring tool, never a dependency):
     did not find a win): only searched moves teach shape; once a side's connections
     decide the game, MoHex's choice among winning (or losing) moves says little.
 
-``python bench/hex_priors.py train DATA.jsonl... [--test TEST.jsonl] [--out engine/ai/hex_prior_weights.py]``
+``python bench/hex_priors.py from-matches MATCH.err... --out FILE.jsonl[.gz]``
+    MoHex's moves in match games against this AI, read from the stderr of ``bench/ai.py
+    --mohex`` runs (each game's line has its moves and the ply of MoHex's first proof; its
+    moves before that teach shape), each game once, as JSON lines like ``selfplay``'s.
+
+``python bench/hex_priors.py train DATA.jsonl... [--test TEST.jsonl...] [--out engine/ai/hex_prior_weights.py]``
     Fits the weights of :mod:`engine.ai.hex_patterns` features (a conditional logit:
     the probability of a move is its exp(score) over all legal moves' exp(scores))
     on the searched moves, holds 10% of the games out, prints top-1/top-3 agreement
-    with MoHex on them for the learned model and for the old hand-written priors,
-    and writes the weights as a Python module (the engine does no I/O).
+    with MoHex on them (and, after the final fit on all, on each ``--test`` file) for the
+    learned model and for the old hand-written priors, and writes the weights as a Python
+    module (the engine does no I/O).
 
 ``python bench/hex_priors.py agree TEST.jsonl [--iterations N] [--bias 0 2.5]``
     How often the whole search plays MoHex's move, per progressive-bias constant
     (0 is the search without the learned priors: the baseline, same process).
 
-The shipped weights come from the games in ``bench/data/hex-priors/`` (MoHex 2.0 at
-5,000 playouts a move, built as ``/work/shared/notes/mohex.md`` says):
-``selfplay.jsonl`` (its self-play), ``matches.jsonl`` (its moves, before it proved the
-game, in ``bench/mohex_match.py`` games against this AI) and ``test.jsonl`` (self-play
-games kept out of training); the fit is deterministic::
+The shipped weights come from the games in ``bench/data/hex-priors/`` (MoHex 2.0, built as
+``/work/shared/notes/mohex.md`` says): ``selfplay.jsonl`` (its self-play at 5,000 playouts a
+move), ``matches.jsonl`` (its moves, before it proved the game, in ``bench/mohex_match.py``
+games against this AI, 5,000 playouts a move), ``match-logs.jsonl.gz`` (the same from the
+match rows of 2026-11-27, 1 or 3 s a move, 9×9 and 11×11: ``from-matches``) and
+``test.jsonl`` (self-play games kept out of training); the fit is deterministic::
 
     python bench/hex_priors.py train bench/data/hex-priors/selfplay.jsonl \
-        bench/data/hex-priors/matches.jsonl --test bench/data/hex-priors/test.jsonl
+        bench/data/hex-priors/matches.jsonl bench/data/hex-priors/match-logs.jsonl.gz \
+        --test bench/data/hex-priors/test.jsonl
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -43,6 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
+from hex_book import open_text  # noqa: E402
 
 from engine.geometry import grid  # noqa: E402
 
@@ -97,7 +107,7 @@ def selfplay(path: str, games: int, out: str, seed: int, playouts: int, size: in
 
 
 def main() -> None:
-    """Command line: ``selfplay`` or ``train``."""
+    """Command line: ``selfplay``, ``from-matches``, ``train`` or ``agree``."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("selfplay")
@@ -110,6 +120,9 @@ def main() -> None:
     t.add_argument("data", nargs="+")
     t.add_argument("--test", nargs="*", default=[], help="games never trained on, reported on after the final fit")
     t.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "engine/ai/hex_prior_weights.py"))
+    fm = sub.add_parser("from-matches")
+    fm.add_argument("stderr", nargs="+", help="the stderr of bench/ai.py --mohex or bench/mohex_match.py runs")
+    fm.add_argument("--out", required=True)
     g = sub.add_parser("agree")
     g.add_argument("data", nargs="+")
     g.add_argument("--iterations", type=int, default=2000)
@@ -118,6 +131,13 @@ def main() -> None:
     a = p.parse_args()
     if a.cmd == "selfplay":
         selfplay(a.mohex, a.games, a.out, a.seed, a.playouts)
+    elif a.cmd == "from-matches":
+        records = from_matches(a.stderr)
+        with open_text(Path(a.out), "w") as f:
+            for size, moves, searched in records:
+                f.write(json.dumps({"size": size, "moves": moves, "searched": searched}) + "\n")
+        print(f"{len(records)} games, {sum(map(sum, (r[2] for r in records)))} MoHex moves that teach shape",
+              file=sys.stderr)
     elif a.cmd == "agree":
         agree(a.data, a.iterations, a.positions, a.bias)
     else:
@@ -131,24 +151,61 @@ MIN_SHAPE = 5
 L2 = 3e-5
 
 
-def load(paths: list[str]) -> list[tuple[list[str], list[bool]]]:
-    """Games as (moves, searched) from JSON lines files (one game a line, as ``selfplay`` writes)."""
-    games: list[tuple[list[str], list[bool]]] = []
+#: a game as training data: (board size, moves, whether each move teaches shape)
+Record = tuple[int, list[str], list[bool]]
+
+
+def load(paths: list[str]) -> list[Record]:
+    """Games from JSON lines files (one game a line, as ``selfplay`` and ``from-matches`` write)."""
+    games: list[Record] = []
     for path in paths:
-        with open(path) as f:
+        with open_text(Path(path), "r") as f:
             for line in f:
                 r = json.loads(line)
-                games.append((r["moves"], r["searched"]))
+                games.append((r["size"], r["moves"], r["searched"]))
     return games
 
 
-def examples(games: list[tuple[list[str], list[bool]]], size: int = 9):
+#: a game line of a match's stderr: MoHex's first proof, our colour and the moves (see ``bench/mohex_match.py``)
+MATCH_GAME = re.compile(
+    r"<!-- MoHex (?P<size>\d+)×\d+, .* game \d+: .*, ours (?P<ours>black|white), .*"
+    r"first proved at ply: ours \S+, MoHex (?P<proof>\d+|—);.*; moves (?P<moves>[a-z0-9 ]+) -->"
+)
+
+
+def from_matches(paths: list[str]) -> list[Record]:
+    """MoHex's moves in ``bench/mohex_match.py`` games against this AI, from the matches' stderr.
+
+    A MoHex move teaches shape when it came before the ply at which MoHex first proved the
+    game (the same rule as ``selfplay``'s: a move chosen among proven ones says little);
+    Black's first stone is the match's opening, not MoHex's choice. A game played twice
+    move for move counts once.
+    """
+    out: list[Record] = []
+    seen: set[tuple[str, ...]] = set()
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            m = MATCH_GAME.match(line)
+            if not m:
+                continue
+            moves = m["moves"].split()
+            if tuple(moves) in seen:
+                continue
+            seen.add(tuple(moves))
+            proof = len(moves) + 1 if m["proof"] == "—" else int(m["proof"])
+            mohex_first = 1 if m["ours"] == "black" else 0
+            searched = [k > 0 and k % 2 == mohex_first and k + 1 < proof for k in range(len(moves))]
+            out.append((int(m["size"]), moves, searched))
+    return out
+
+
+def examples(games: list[Record]):
     """Per searched move: (features of every empty cell, index of the move played, old priors' values)."""
     from engine.ai.hex_ai import HexState, tables
 
-    g = grid(size)
     out = []
-    for moves, searched in games:
+    for size, moves, searched in games:
+        g = grid(size)
         s = HexState(tables(size))
         for k, (m, learn) in enumerate(zip(moves, searched)):
             cell = g.parse(m)
@@ -261,8 +318,8 @@ def train(data: list[str], out: str, test: list[str]) -> None:
     all_ex = train_ex + test_ex
     index = Index(all_ex)
     theta = fit(all_ex, index)
-    if test:
-        print("test games:", evaluate(examples(load(test)), index, theta), file=sys.stderr)
+    for path in test:
+        print(f"test games ({path}):", evaluate(examples(load([path])), index, theta), file=sys.stderr)
     write(out, index, theta, len(games), len(all_ex))
 
 
@@ -304,7 +361,8 @@ def agree(data: list[str], iterations: int, positions: int, biases: list[float])
     from engine.ai.hex_book import BOOK, position_key
 
     # Positions the opening book answers are left out: the search never sees them.
-    cases = [(moves[:k], m) for moves, searched in load(data) for k, (m, s) in enumerate(zip(moves, searched))
+    cases = [(moves[:k], m) for size, moves, searched in load(data) if size == 9
+             for k, (m, s) in enumerate(zip(moves, searched))
              if s and k >= 2 and position_key(9, moves[:k])[0] not in BOOK.get(9, {})]
     random.Random(7).shuffle(cases)
     cases = cases[:positions]

@@ -91,6 +91,6 @@ def test_positions_searched_before_are_not_searched_again():
 def test_a_gzipped_cache_is_appended_to_and_read_back(tmp_path):
     cache = tmp_path / "9.jsonl.gz"
     for moves, best in (([], "e5"), (["e5"], "d6")):
-        with BOOK["_open"](cache, "a") as f:
+        with BOOK["open_text"](cache, "a") as f:
             f.write(json.dumps(_record(best, {}) | {"key": "/".join(moves) or "empty", "moves": moves}) + "\n")
     assert {k: r["mohex"] for k, r in BOOK["load"](cache).items()} == {"empty": "e5", "e5": "d6"}

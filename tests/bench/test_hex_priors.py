@@ -1,4 +1,4 @@
-"""``bench/hex_priors.py train``: the script that made the search's learned priors."""
+"""``bench/hex_priors.py``: the script that made the search's learned priors (training data, fit)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,23 @@ from engine.ai import hex_prior_weights
 from engine.geometry import grid
 
 ROOT = Path(__file__).resolve().parents[2]
+PRIORS = runpy.run_path(str(ROOT / "bench/hex_priors.py"))
+MM = runpy.run_path(str(ROOT / "bench/mohex_match.py"))
+
+
+def _match_stderr() -> str:
+    """Two games' lines as ``bench/mohex_match.py`` writes them, between lines that are not games."""
+    row9, row11 = (row for row in MM["ROWS"] if row.seconds == 1.0)
+    lost = MM["Game"]("e5", "black", winner="white", plies=7, our_proof=7, mohex_proof=6,
+                      moves="e5 f3 d4 e6 d6 c8 b8".split(), book_plies=[3])
+    won = MM["Game"]("f6", "white", winner="white", plies=5, resigned=True, our_proof=3,
+                     moves="f6 c3 e7 c4 g5".split())
+    return "\n".join([
+        "<!-- MoHex crashed (genmove b: exit -11) at ply 7; restarting and replaying -->",
+        MM["_game_line"](row9, 0, lost),
+        MM["_game_line"](row11, 1, won),
+        "| MoHex 9×9, 1 s a move (medium) | 2 | 1 | 50% | 0/1 | 1/1 | 0.6 / 0.8 | 0.6 / 0.8 | 3 / 6 | 0 |",
+    ]) + "\n"
 
 
 def _games_answering_in_contact(path: Path, games: int = 40) -> None:
@@ -48,3 +65,29 @@ def test_training_learns_what_the_teacher_does_and_writes_a_module_like_the_engi
     for name in ("SHAPE", "NEAR", "ROWS", "LAST", "SAVE"):
         assert type(learned[name]) is type(getattr(hex_prior_weights, name))
     assert len(learned["ROWS"]) == len(hex_prior_weights.ROWS) and len(learned["LAST"]) == len(hex_prior_weights.LAST)
+
+
+def test_match_games_teach_mohex_moves_before_its_first_proof_and_nothing_else(tmp_path):
+    err = tmp_path / "match.err"
+    err.write_text(_match_stderr())
+    (size9, moves9, taught9), (size11, moves11, taught11) = PRIORS["from_matches"]([str(err)])
+    # Ours Black: MoHex (White) moves at even plies; its move at ply 6 came with its proof.
+    assert (size9, moves9) == (9, "e5 f3 d4 e6 d6 c8 b8".split())
+    assert taught9 == [False, True, False, True, False, False, False]
+    # Ours White: MoHex (Black) moves at odd plies, never proved; the first stone is the opening.
+    assert (size11, moves11) == (11, "f6 c3 e7 c4 g5".split())
+    assert taught11 == [False, False, True, False, True]
+
+
+def test_a_match_game_played_twice_move_for_move_teaches_once(tmp_path):
+    err = tmp_path / "match.err"
+    err.write_text(_match_stderr() * 2)
+    assert len(PRIORS["from_matches"]([str(err), str(err)])) == 2
+
+
+def test_training_games_read_back_the_same_from_a_gzipped_file(tmp_path):
+    plain, packed = tmp_path / "games.jsonl", tmp_path / "games.jsonl.gz"
+    _games_answering_in_contact(plain, games=3)
+    with PRIORS["open_text"](packed, "w") as f:
+        f.write(plain.read_text())
+    assert PRIORS["load"]([str(packed)]) == PRIORS["load"]([str(plain)])
