@@ -4,6 +4,8 @@
                                        [--seconds 2] [--jobs 2] [--cache bench/data/hex-book/9.jsonl.gz]
     .venv/bin/python bench/hex_book.py --write [--cache-dir bench/data/hex-book]
     .venv/bin/python bench/hex_book.py --mohex PATH --size 9 --steadiness 60 [--turned] [--seconds 2]
+    .venv/bin/python bench/hex_book.py --mohex PATH --size 9 --reached MATCH.err... [--min-games 2]
+                                       [--max-stones 16] [--seconds 2]
 
 The book is a tree grown breadth first from the empty board. At each position MoHex
 searches ``--seconds`` (one thread, no pondering) and gives its move and the value of
@@ -20,7 +22,10 @@ grown depends on who the book is for, and it is for both colours:
 Positions with fewer than ``--plies`` stones get a book move. The book in the repository
 was grown with ``--size 9 --plies 5 --replies 8,2,6`` and ``--size 11 --plies 5 --replies 6,2,3``
 (the width after the third stone is where MoHex's replies in matches most often left the
-narrower book). A position and its 180° turn are one position; transpositions meet. ``--cache`` (gzipped JSON lines: the moves that
+narrower book). ``--reached`` adds what the tree does not hold: the positions where our AI
+was to move in at least ``--min-games`` games of MoHex match runs (their stderr), with fewer
+than ``--max-stones`` stones (see :func:`reached`). A position and its 180° turn are one
+position; transpositions meet. ``--cache`` (gzipped JSON lines: the moves that
 reached each position, MoHex's move and values, its seconds) makes the run resumable
 and the book reproducible: ``--write`` turns every cache in ``--cache-dir`` into
 ``engine/ai/hex_book_moves.py`` without MoHex. A search bounded by time differs from
@@ -42,6 +47,7 @@ import random
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import IO
 
@@ -50,7 +56,7 @@ sys.path.append(str(Path(__file__).resolve().parent))
 
 import mohex_match as mm  # noqa: E402
 from mohex_review import _worth as worth  # noqa: E402
-from mohex_review import values  # noqa: E402
+from mohex_review import match_games, values  # noqa: E402
 
 from engine.ai.hex_book import position_key, turned_cell  # noqa: E402
 from engine.geometry import grid  # noqa: E402
@@ -186,6 +192,32 @@ def to_search(
     ]
 
 
+def reached(
+    paths: list[str], n: int, min_games: int, max_stones: int, known: dict[str, dict],
+) -> list[list[str]]:
+    """The moves to each position where our AI was to move, out of the book (not in ``known``),
+    with fewer than ``max_stones`` stones, that at least ``min_games`` of the n×n games in
+    ``paths`` (the stderr of ``bench/ai.py --mohex`` runs) went through, most-reached first.
+
+    Our AI plays almost the same game each time, and MoHex's replies cluster, so the games
+    funnel through the same positions well after the book ends: MoHex's move there is the
+    book's move in positions that do come up.
+    """
+    count: Counter[str] = Counter()
+    first: dict[str, list[str]] = {}
+    for path in paths:
+        size, games = match_games(path)
+        if size != n:
+            continue
+        for _, ours, _, moves in games:
+            for k in range(0 if ours == "black" else 1, min(len(moves), max_stones), 2):
+                key, _ = position_key(n, moves[:k])
+                if key not in known:
+                    count[key] += 1
+                    first.setdefault(key, moves[:k])
+    return [first[key] for key, games in count.most_common() if games >= min_games]
+
+
 def grow(mohex_path: str, n: int, plies: int, replies: list[int], seconds: float, jobs: int, cache: Path) -> None:
     """Grow the book of an n×n board to ``plies`` plies (see the module docstring)."""
     cache.parent.mkdir(parents=True, exist_ok=True)
@@ -310,6 +342,10 @@ def main() -> None:
     p.add_argument("--steadiness", type=int, metavar="N", help="search N book positions again (see steadiness)")
     p.add_argument("--turned", action="store_true", help="with --steadiness: search them turned by 180°")
     p.add_argument("--cache-dir", default=str(CACHE_DIR))
+    p.add_argument("--reached", nargs="+", metavar="MATCH.err",
+                   help="search the positions our AI reached in these match runs instead (see reached)")
+    p.add_argument("--min-games", type=int, default=2, help="with --reached: games through a position")
+    p.add_argument("--max-stones", type=int, default=16, help="with --reached: positions with fewer stones")
     a = p.parse_args()
     if a.write:
         write(Path(a.cache_dir), MODULE)
@@ -320,6 +356,11 @@ def main() -> None:
     cache = Path(a.cache) if a.cache else CACHE_DIR / f"{a.size}.jsonl.gz"
     if a.steadiness:
         steadiness(a.mohex, a.size, cache, a.steadiness, a.seconds, a.turned)
+        return
+    if a.reached:
+        todo = reached(a.reached, a.size, a.min_games, a.max_stones, load(cache))
+        print(f"{len(todo)} positions reached in at least {a.min_games} games to search", file=sys.stderr)
+        query_all(a.mohex, a.size, todo, a.seconds, a.jobs, cache)
         return
     grow(a.mohex, a.size, a.plies, [int(x) for x in a.replies.split(",")], a.seconds, a.jobs, cache)
 
