@@ -22,7 +22,8 @@ grown depends on who the book is for, and it is for both colours:
 Positions with fewer than ``--plies`` stones get a book move. The book in the repository
 was grown with ``--size 9 --plies 5 --replies 8,2,6`` and ``--size 11 --plies 5 --replies 6,2,3``
 (the width after the third stone is where MoHex's replies in matches most often left the
-narrower book). ``--reached`` adds what the tree does not hold: the positions where our AI
+narrower book), then ``--reached`` with the stderr of the day's match runs (2026-11-27: 29
+on 9×9, 10 on 11×11; ``--min-games 2 --max-stones 16``). ``--reached`` adds what the tree does not hold: the positions where our AI
 was to move in at least ``--min-games`` games of MoHex match runs (their stderr), with fewer
 than ``--max-stones`` stones (see :func:`reached`). A position and its 180° turn are one
 position; transpositions meet. ``--cache`` (gzipped JSON lines: the moves that

@@ -14,7 +14,7 @@ Modules:
 - :mod:`~engine.ai.hex_ai`: Hex (bridge-aware random fills, mate-in-one and forced
   blocks, pattern priors, swap as a tree move);
 - :mod:`~engine.ai.hex_book`: Hex's opening book (a stronger player's moves in the
-  first plies, looked up instead of searched);
+  first plies and in positions games often reach, looked up instead of searched);
 - :mod:`~engine.ai.inphexion_ai`: inpHeXion (engine steps, whole turns with
   relocations, pie/free-reply/neutral);
 - :mod:`~engine.ai.blindhex_ai`: Blind Hex (card choices as an equilibrium of a

@@ -23,7 +23,8 @@ settled board, as MoHex does). Every new node leaves out the dead cells (cheap e
 for every node). A search bounded by time goes on from the same game's previous search
 when that one's tree holds the position (subtree reuse, also as MoHex).
 
-In the first plies, levels that play their best take the opening book's move
+In the book's positions (the first plies, and later ones its games often reach), levels
+that play their best take the opening book's move
 (:mod:`engine.ai.hex_book`) instead of searching.
 
 Moves are cell indices, plus :data:`SWAP` for the pie rule.

@@ -1,11 +1,13 @@
-"""The Hex opening book: a stronger player's move in the first few plies, looked up, not searched.
+"""The Hex opening book: a stronger player's move in the first plies and in positions that
+games often reach, looked up, not searched.
 
 A few seconds of Monte Carlo search cannot tell which of two quiet opening moves holds a
 game that is decided forty plies later, and strong Hex programs play the opening from a
 book; so does this AI (the README's benchmarks say what it is worth). The moves are in
 :mod:`engine.ai.hex_book_moves`, written by ``bench/hex_book.py``: MoHex 2.0's choice after
 a 2 s search, after every first stone and then the likeliest replies of each side a few
-plies deep. The engine does no I/O, so the book is a module.
+plies deep, and in the positions (up to 15 stones) this AI reached in at least two of its
+match games against MoHex. The engine does no I/O, so the book is a module.
 
 A position is keyed by its stones and the side to move, not by the moves that led to it
 (transpositions share an entry), and a position and its 180° turn (the same position for
