@@ -57,7 +57,7 @@ sys.path.append(str(Path(__file__).resolve().parent))
 
 import mohex_match as mm  # noqa: E402
 from mohex_review import _worth as worth  # noqa: E402
-from mohex_review import match_games, values  # noqa: E402
+from mohex_review import match_games, mover_plies, values  # noqa: E402
 
 from engine.ai.hex_book import position_key, turned_cell  # noqa: E402
 from engine.geometry import grid  # noqa: E402
@@ -207,15 +207,14 @@ def reached(
     count: Counter[str] = Counter()
     first: dict[str, list[str]] = {}
     for path in paths:
-        size, games = match_games(path)
-        if size != n:
-            continue
-        for _, ours, _, moves in games:
-            for k in range(0 if ours == "black" else 1, min(len(moves), max_stones), 2):
-                key, _ = position_key(n, moves[:k])
+        for g in match_games(path):
+            if g.size != n:
+                continue
+            for k in mover_plies(g.ours, min(len(g.moves), max_stones)):
+                key, _ = position_key(n, g.moves[:k])
                 if key not in known:
                     count[key] += 1
-                    first.setdefault(key, moves[:k])
+                    first.setdefault(key, g.moves[:k])
     return [first[key] for key, games in count.most_common() if games >= min_games]
 
 

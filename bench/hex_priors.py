@@ -43,7 +43,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import sys
 import time
 from pathlib import Path
@@ -166,13 +165,6 @@ def load(paths: list[str]) -> list[Record]:
     return games
 
 
-#: a game line of a match's stderr: MoHex's first proof, our colour and the moves (see ``bench/mohex_match.py``)
-MATCH_GAME = re.compile(
-    r"<!-- MoHex (?P<size>\d+)×\d+, .* game \d+: .*, ours (?P<ours>black|white), .*"
-    r"first proved at ply: ours \S+, MoHex (?P<proof>\d+|—);.*; moves (?P<moves>[a-z0-9 ]+) -->"
-)
-
-
 def from_matches(paths: list[str]) -> list[Record]:
     """MoHex's moves in ``bench/mohex_match.py`` games against this AI, from the matches' stderr.
 
@@ -181,21 +173,19 @@ def from_matches(paths: list[str]) -> list[Record]:
     Black's first stone is the match's opening, not MoHex's choice. A game played twice
     move for move counts once.
     """
+    from mohex_review import match_games, mover_plies
+
     out: list[Record] = []
     seen: set[tuple[str, ...]] = set()
     for path in paths:
-        for line in Path(path).read_text().splitlines():
-            m = MATCH_GAME.match(line)
-            if not m:
+        for g in match_games(path):
+            if tuple(g.moves) in seen:
                 continue
-            moves = m["moves"].split()
-            if tuple(moves) in seen:
-                continue
-            seen.add(tuple(moves))
-            proof = len(moves) + 1 if m["proof"] == "—" else int(m["proof"])
-            mohex_first = 1 if m["ours"] == "black" else 0
-            searched = [k > 0 and k % 2 == mohex_first and k + 1 < proof for k in range(len(moves))]
-            out.append((int(m["size"]), moves, searched))
+            seen.add(tuple(g.moves))
+            # moves[k] is played with k stones on the board, at ply k + 1.
+            end = len(g.moves) if g.mohex_proof is None else g.mohex_proof - 1
+            taught = set(mover_plies("white" if g.ours == "black" else "black", end))
+            out.append((g.size, g.moves, [k in taught for k in range(len(g.moves))]))
     return out
 
 

@@ -41,6 +41,7 @@ import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent))
@@ -53,27 +54,56 @@ from engine.ai.hex_ai import HexState  # noqa: E402
 
 GAME = re.compile(
     r"<!-- (?P<row>.+?) game (?P<i>\d+): opening \S+, ours (?P<ours>\w+), we (?P<result>[\w ]+?) in .*"
-    r"; moves (?P<moves>[a-z0-9 ]+) -->"
+    r"first proved at ply: ours \S+, MoHex (?P<proof>\d+|—);.*; moves (?P<moves>[a-z0-9 ]+) -->"
 )
 
 
-def match_games(path: str) -> tuple[int, list[tuple[str, str, str, list[str]]]]:
-    """The board size, and (game number, our colour, our result, moves) of each game in a match's stderr."""
+class MatchGame(NamedTuple):
+    """One game read back from a match's stderr (its line, as ``bench/mohex_match.py`` writes it)."""
+
+    size: int
+    number: str
+    #: our AI's colour, ``black`` or ``white``
+    ours: str
+    #: ``won``, ``lost`` or ``did not finish``
+    result: str
+    #: the ply at which MoHex's search first proved the game (None: it never did)
+    mohex_proof: int | None
+    moves: list[str]
+
+
+def match_games(path: str) -> list[MatchGame]:
+    """Each game in a match's stderr (one run may hold several rows, so several board sizes)."""
     out = []
-    size = 0
     for line in Path(path).read_text().splitlines():
         m = GAME.match(line)
         if m:
             size = int(re.search(r"(\d+)×", m["row"]).group(1))  # type: ignore[union-attr]
-            out.append((m["i"], m["ours"], m["result"], m["moves"].split()))
-    return size, out
+            proof = None if m["proof"] == "—" else int(m["proof"])
+            out.append(MatchGame(size, m["i"], m["ours"], m["result"], proof, m["moves"].split()))
+    return out
+
+
+def mover_plies(colour: str, end: int) -> range:
+    """The numbers of stones on the board, below ``end``, each time ``colour`` chose a move in a
+    match game (Black's first stone is the match's opening, chosen by neither side).
+
+    >>> list(mover_plies("black", 7)), list(mover_plies("white", 7))
+    ([2, 4, 6], [1, 3, 5])
+    """
+    return range(2 if colour == "black" else 1, end, 2)
 
 
 def lost_games(path: str, colour: str) -> tuple[int, list[tuple[str, list[str]]]]:
     """The board size, and (game number, moves) of the games of ours in ``colour`` that we lost,
     from a match's stderr."""
-    size, games = match_games(path)
-    return size, [(number, moves) for number, ours, result, moves in games if ours == colour and result == "lost"]
+    games = match_games(path)
+    return _size(games), [(g.number, g.moves) for g in games if g.ours == colour and g.result == "lost"]
+
+
+def _size(games: list[MatchGame]) -> int:
+    """The board size of a one-row match's games (0 if none)."""
+    return games[-1].size if games else 0
 
 
 def values(mohex: mm.MoHex, moves: list[str], seconds: float) -> tuple[str, dict[str, float | str]]:
@@ -131,8 +161,7 @@ def review(path: str, err: str, colour: str, seconds: float, drop: float, out: s
     try:
         for number, moves in games:
             found = None
-            start = 2 if colour == "black" else 1
-            for k in range(start, len(moves), 2):
+            for k in mover_plies(colour, len(moves)):
                 try:
                     best, vals = values(mohex, moves[:k], seconds)
                 except (mm.MoHexCrashed, RuntimeError):
@@ -179,12 +208,12 @@ def review(path: str, err: str, colour: str, seconds: float, drop: float, out: s
 def opening_positions(path: str, plies: int) -> tuple[int, list[list[str]]]:
     """The board size, and the positions (as move lists) where we moved within the first ``plies``
     plies of a match's games."""
-    size, games = match_games(path)
+    games = match_games(path)
     out = []
-    for _, ours, _, moves in games:
-        for k in range(2 if ours == "black" else 1, min(len(moves), plies + 1), 2):
-            out.append(moves[:k])
-    return size, out
+    for g in games:
+        for k in mover_plies(g.ours, min(len(g.moves), plies + 1)):
+            out.append(g.moves[:k])
+    return _size(games), out
 
 
 def _worth(vals: dict[str, float | str], move: str) -> float:

@@ -6,6 +6,8 @@ import json
 import runpy
 from pathlib import Path
 
+from tests.bench.match_log import game_line, match_log
+
 ROOT = Path(__file__).resolve().parents[2]
 BOOK = runpy.run_path(str(ROOT / "bench/hex_book.py"))
 
@@ -96,29 +98,22 @@ def test_a_gzipped_cache_is_appended_to_and_read_back(tmp_path):
     assert {k: r["mohex"] for k, r in BOOK["load"](cache).items()} == {"empty": "e5", "e5": "d6"}
 
 
-def _match_stderr(games: list[tuple[str, str]]) -> str:
-    """Game lines as ``bench/mohex_match.py`` writes them: (our colour, moves) on 9×9 at 1 s."""
-    mm = runpy.run_path(str(ROOT / "bench/mohex_match.py"))
-    row = next(row for row in mm["ROWS"] if row.size == 9 and row.seconds == 1.0)
-    lines = []
-    for i, (ours, moves) in enumerate(games):
-        game = mm["Game"](moves.split()[0], ours, winner="black", plies=len(moves.split()), moves=moves.split())
-        lines.append(mm["_game_line"](row, i, game))
-    return "\n".join(lines) + "\n"
-
-
 def test_positions_our_ai_reached_in_enough_match_games_are_searched_once_each(tmp_path):
     turn = BOOK["turn"]
     line = "e5 f3 d4 e6 d6 c8 b8".split()
-    err = tmp_path / "match.err"
-    err.write_text(_match_stderr([
-        ("black", " ".join(line)),
+    games = [
+        ("black", line),
         # The same first four stones turned by 180° (the same position), then another game.
-        ("black", " ".join([turn(9, m) for m in line[:4]] + ["a1", "b1", "c1"])),
+        ("black", [turn(9, m) for m in line[:4]] + ["a1", "b1", "c1"]),
         # As White our AI was to move after odd numbers of stones: each reached once.
-        ("white", " ".join(line)),
-    ]))
-    known = {BOOK["position_key"](9, [])[0]: {}}
-    assert BOOK["reached"]([str(err)], 9, 2, 16, known) == [line[:2], line[:4]]
-    assert BOOK["reached"]([str(err)], 9, 2, 4, known) == [line[:2]]
-    assert BOOK["reached"]([str(err)], 9, 3, 16, known) == []
+        ("white", line),
+    ]
+    err = match_log(tmp_path / "match.err", [
+        game_line(9, i, opening=moves[0], ours=ours, winner="black", plies=len(moves), moves=moves)
+        for i, (ours, moves) in enumerate(games)
+    ])
+    known = {BOOK["position_key"](9, line[:2])[0]: {}}
+    assert BOOK["reached"]([str(err)], 9, 2, 16, {}) == [line[:2], line[:4]]
+    assert BOOK["reached"]([str(err)], 9, 2, 16, known) == [line[:4]]
+    assert BOOK["reached"]([str(err)], 9, 2, 4, {}) == [line[:2]]
+    assert BOOK["reached"]([str(err)], 9, 3, 16, {}) == []

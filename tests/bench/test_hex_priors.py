@@ -11,25 +11,18 @@ from pathlib import Path
 
 from engine.ai import hex_prior_weights
 from engine.geometry import grid
+from tests.bench.match_log import game_line, match_log
 
 ROOT = Path(__file__).resolve().parents[2]
 PRIORS = runpy.run_path(str(ROOT / "bench/hex_priors.py"))
-MM = runpy.run_path(str(ROOT / "bench/mohex_match.py"))
-
-
-def _match_stderr() -> str:
-    """Two games' lines as ``bench/mohex_match.py`` writes them, between lines that are not games."""
-    row9, row11 = (row for row in MM["ROWS"] if row.seconds == 1.0)
-    lost = MM["Game"]("e5", "black", winner="white", plies=7, our_proof=7, mohex_proof=6,
-                      moves="e5 f3 d4 e6 d6 c8 b8".split(), book_plies=[3])
-    won = MM["Game"]("f6", "white", winner="white", plies=5, resigned=True, our_proof=3,
-                     moves="f6 c3 e7 c4 g5".split())
-    return "\n".join([
-        "<!-- MoHex crashed (genmove b: exit -11) at ply 7; restarting and replaying -->",
-        MM["_game_line"](row9, 0, lost),
-        MM["_game_line"](row11, 1, won),
-        "| MoHex 9×9, 1 s a move (medium) | 2 | 1 | 50% | 0/1 | 1/1 | 0.6 / 0.8 | 0.6 / 0.8 | 3 / 6 | 0 |",
-    ]) + "\n"
+#: two games of one run (two rows, two board sizes), and the run's summary line, which is not a game
+MATCH_LINES = [
+    game_line(9, 0, opening="e5", ours="black", winner="white", plies=7, our_proof=7, mohex_proof=6,
+              moves="e5 f3 d4 e6 d6 c8 b8".split(), book_plies=[3]),
+    game_line(11, 1, opening="f6", ours="white", winner="white", plies=5, resigned=True, our_proof=3,
+              moves="f6 c3 e7 c4 g5".split()),
+    "| MoHex 9×9, 1 s a move (medium) | 2 | 1 | 50% | 0/1 | 1/1 | 0.6 / 0.8 | 0.6 / 0.8 | 3 / 6 | 0 |",
+]
 
 
 def _games_answering_in_contact(path: Path, games: int = 40) -> None:
@@ -68,8 +61,7 @@ def test_training_learns_what_the_teacher_does_and_writes_a_module_like_the_engi
 
 
 def test_match_games_teach_mohex_moves_before_its_first_proof_and_nothing_else(tmp_path):
-    err = tmp_path / "match.err"
-    err.write_text(_match_stderr())
+    err = match_log(tmp_path / "match.err", MATCH_LINES)
     (size9, moves9, taught9), (size11, moves11, taught11) = PRIORS["from_matches"]([str(err)])
     # Ours Black: MoHex (White) moves at even plies; its move at ply 6 came with its proof.
     assert (size9, moves9) == (9, "e5 f3 d4 e6 d6 c8 b8".split())
@@ -80,8 +72,7 @@ def test_match_games_teach_mohex_moves_before_its_first_proof_and_nothing_else(t
 
 
 def test_a_match_game_played_twice_move_for_move_teaches_once(tmp_path):
-    err = tmp_path / "match.err"
-    err.write_text(_match_stderr() * 2)
+    err = match_log(tmp_path / "match.err", MATCH_LINES * 2)
     assert len(PRIORS["from_matches"]([str(err), str(err)])) == 2
 
 

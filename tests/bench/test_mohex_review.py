@@ -5,25 +5,20 @@ from __future__ import annotations
 import runpy
 from pathlib import Path
 
+from tests.bench.match_log import game_line, match_log
+
 ROOT = Path(__file__).resolve().parents[2]
 REVIEW = runpy.run_path(str(ROOT / "bench/mohex_review.py"))
-MATCH = runpy.run_path(str(ROOT / "bench/mohex_match.py"))
 
 
 def _match_log(tmp_path: Path) -> Path:
-    """A match's stderr as ``bench/mohex_match.py`` writes it: three 11×11 games and a crash line."""
-    row = MATCH["ROWS"][2]
-    game = MATCH["Game"]
+    """A match's stderr with three 11×11 games."""
     games = [
-        game("f6", "black", winner="white", plies=7, moves="f6 e5 d7 c8 b9 a10 k1".split()),
-        game("f6", "white", winner="black", plies=5, moves="f6 e6 d6 c6 b6".split()),
-        game("c3", "black", winner="black", plies=5, moves="c3 d4 e5 f6 g7".split()),
+        dict(opening="f6", ours="black", winner="white", plies=7, moves="f6 e5 d7 c8 b9 a10 k1".split()),
+        dict(opening="f6", ours="white", winner="black", plies=5, moves="f6 e6 d6 c6 b6".split()),
+        dict(opening="c3", ours="black", winner="black", plies=5, moves="c3 d4 e5 f6 g7".split()),
     ]
-    lines = ["<!-- MoHex crashed (genmove w: exit -11) at ply 36; restarting and replaying -->"]
-    lines += [MATCH["_game_line"](row, i, g) for i, g in enumerate(games)]
-    path = tmp_path / "match.err"
-    path.write_text("\n".join(lines) + "\n")
-    return path
+    return match_log(tmp_path / "match.err", [game_line(11, i, **g) for i, g in enumerate(games)])
 
 
 def test_the_review_reads_only_the_games_lost_with_the_colour_asked_and_the_board_size(tmp_path):
