@@ -296,9 +296,8 @@ def write(cache_dir: Path, out: Path) -> None:
     """Write every cache of ``cache_dir`` (one per board size, ``N.jsonl.gz`` or ``N.jsonl``) as the book module."""
     books: dict[int, dict[str, int]] = {}
     sources = []
-    caches = [p for p in cache_dir.iterdir() if p.name.endswith((".jsonl", ".jsonl.gz"))]
-    for path in sorted(caches, key=lambda p: int(p.name.split(".")[0])):
-        n = int(path.name.split(".")[0])
+    caches = [(int(p.name.split(".")[0]), p) for p in cache_dir.iterdir() if p.name.endswith((".jsonl", ".jsonl.gz"))]
+    for n, path in sorted(caches):
         g = grid(n)
         book: dict[str, int] = {}
         records = load(path)

@@ -1,6 +1,6 @@
 """Learn the Hex search's move priors from MoHex's choices, and write them into the engine.
 
-Two steps, both run by hand (MoHex is a measuring tool, never a dependency):
+Each command is run by hand (MoHex is a measuring tool, never a dependency):
 
 ``python bench/hex_priors.py selfplay --mohex PATH --games N --out FILE.jsonl --seed S``
     MoHex 2.0 plays itself on 9×9 from openings of two random stones, one thread,
@@ -97,7 +97,7 @@ def selfplay(path: str, games: int, out: str, seed: int, playouts: int, size: in
                         break
                     if len(moves) == size * size:
                         break
-                f.write(json.dumps({"size": size, "moves": moves, "searched": searched}) + "\n")
+                f.write(dump((size, moves, searched)))
                 f.flush()
                 print(f"game {i}: {len(moves)} moves, {sum(searched)} searched, "
                       f"{time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
@@ -133,8 +133,8 @@ def main() -> None:
     elif a.cmd == "from-matches":
         records = from_matches(a.stderr)
         with open_text(Path(a.out), "w") as f:
-            for size, moves, searched in records:
-                f.write(json.dumps({"size": size, "moves": moves, "searched": searched}) + "\n")
+            for record in records:
+                f.write(dump(record))
         print(f"{len(records)} games, {sum(map(sum, (r[2] for r in records)))} MoHex moves that teach shape",
               file=sys.stderr)
     elif a.cmd == "agree":
@@ -163,6 +163,12 @@ def load(paths: list[str]) -> list[Record]:
                 r = json.loads(line)
                 games.append((r["size"], r["moves"], r["searched"]))
     return games
+
+
+def dump(record: Record) -> str:
+    """One game as the JSON line :func:`load` reads."""
+    size, moves, searched = record
+    return json.dumps({"size": size, "moves": moves, "searched": searched}) + "\n"
 
 
 def from_matches(paths: list[str]) -> list[Record]:
