@@ -25,7 +25,8 @@ was grown with ``--size 9 --plies 5 --replies 8,2,6`` and ``--size 11 --plies 5 
 narrower book), then ``--reached`` with the stderr of the day's match runs (2026-11-27: 29
 on 9×9, 10 on 11×11; ``--min-games 2 --max-stones 16``). ``--reached`` adds what the tree does not hold: the positions where our AI
 was to move in at least ``--min-games`` games of MoHex match runs (their stderr), with fewer
-than ``--max-stones`` stones (see :func:`reached`). A position and its 180° turn are one
+than ``--max-stones`` stones (see :func:`reached`); a position the cache holds from a shorter
+search than ``--seconds`` is searched again, and the longer search is the one the book keeps. A position and its 180° turn are one
 position; transpositions meet. ``--cache`` (gzipped JSON lines: the moves that
 reached each position, MoHex's move and values, its seconds) makes the run resumable
 and the book reproducible: ``--write`` turns every cache in ``--cache-dir`` into
@@ -91,7 +92,9 @@ def open_text(path: Path, mode: str) -> IO[str]:
 
 
 def load(path: Path) -> dict[str, dict]:
-    """A cache file's records by position key."""
+    """A cache file's records by position key: of a position searched more than once, the
+    longest search (MoHex's choice after 2 s is unsteady; see ``--reached --seconds``), the
+    later of equal ones."""
     out: dict[str, dict] = {}
     if path.exists():
         with open_text(path, "r") as f:
@@ -99,8 +102,18 @@ def load(path: Path) -> dict[str, dict]:
         for line in text.splitlines():
             if line.strip():
                 r = json.loads(line)
-                out[r["key"]] = r
+                if r["seconds"] >= out.get(r["key"], r)["seconds"]:
+                    out[r["key"]] = r
     return out
+
+
+def searched_for(records: dict[str, dict], seconds: float) -> dict[str, dict]:
+    """The records of positions MoHex searched for at least ``seconds``.
+
+    >>> sorted(searched_for({"a": {"seconds": 2.0}, "b": {"seconds": 20.0}}, 10))
+    ['b']
+    """
+    return {key: r for key, r in records.items() if r["seconds"] >= seconds}
 
 
 def query_all(
@@ -357,7 +370,7 @@ def main() -> None:
         steadiness(a.mohex, a.size, cache, a.steadiness, a.seconds, a.turned)
         return
     if a.reached:
-        todo = reached(a.reached, a.size, a.min_games, a.max_stones, load(cache))
+        todo = reached(a.reached, a.size, a.min_games, a.max_stones, searched_for(load(cache), a.seconds))
         print(f"{len(todo)} positions reached in at least {a.min_games} games to search", file=sys.stderr)
         query_all(a.mohex, a.size, todo, a.seconds, a.jobs, cache)
         return

@@ -98,6 +98,16 @@ def test_a_gzipped_cache_is_appended_to_and_read_back(tmp_path):
     assert {k: r["mohex"] for k, r in BOOK["load"](cache).items()} == {"empty": "e5", "e5": "d6"}
 
 
+def test_a_longer_search_of_a_position_outweighs_a_shorter_one_searched_later(tmp_path):
+    cache = tmp_path / "9.jsonl"
+    searches = [("e5", 2.0), ("d6", 20.0), ("c7", 2.0), ("f4", 20.0)]
+    with BOOK["open_text"](cache, "a") as f:
+        for best, seconds in searches:
+            f.write(json.dumps(_record(best, {}) | {"key": "e5", "moves": ["e5"], "seconds": seconds}) + "\n")
+    # the longest search; of equal ones, the later
+    assert BOOK["load"](cache)["e5"]["mohex"] == "f4"
+
+
 def test_positions_our_ai_reached_in_enough_match_games_are_searched_once_each(tmp_path):
     turn = BOOK["turn"]
     line = "e5 f3 d4 e6 d6 c8 b8".split()
