@@ -19,20 +19,24 @@ grown depends on who the book is for, and it is for both colours:
   values (one count per ply after the first: ``3,2,2`` = three replies to the first
   stone, then two), MoHex's own move always among them.
 
-Positions with fewer than ``--plies`` stones get a book move. The book in the repository
-was grown with ``--size 9 --plies 5 --replies 8,2,6`` and ``--size 11 --plies 5 --replies 6,2,3``
-(the width after the third stone is where MoHex's replies in matches most often left the
-narrower book), then ``--reached`` with the stderr of the day's match runs (2026-11-27: 29
-on 9×9, 10 on 11×11; ``--min-games 2 --max-stones 16``). ``--reached`` adds what the tree does not hold: the positions where our AI
-was to move in at least ``--min-games`` games of MoHex match runs (their stderr), with fewer
-than ``--max-stones`` stones (see :func:`reached`); a position the cache holds from a shorter
-search than ``--seconds`` is searched again, and the longer search is the one the book keeps. A position and its 180° turn are one
-position; transpositions meet. ``--cache`` (gzipped JSON lines: the moves that
-reached each position, MoHex's move and values, its seconds) makes the run resumable
-and the book reproducible: ``--write`` turns every cache in ``--cache-dir`` into
-``engine/ai/hex_book_moves.py`` without MoHex. A search bounded by time differs from
-run to run, so a new run with MoHex gives a somewhat different book; ``--steadiness N``
-measures how much: it searches N of the book's positions again and compares.
+Positions with fewer than ``--plies`` stones get a book move. The book in the repository was
+grown with ``--size 9 --plies 5 --replies 8,2,6`` and ``--size 11 --plies 5 --replies
+6,2,3`` (the width after the third stone is where MoHex's replies in matches most often left
+the narrower book), then ``--reached`` with the stderr of the day's match runs (2026-11-27:
+29 on 9×9, 10 on 11×11; ``--min-games 2 --max-stones 16``), then on 9×9 ``--reached`` with
+the next session's 13 runs (484 games) and ``--min-games 1 --max-stones 4 --seconds 20``
+(the first two moves of either colour searched for 20 s) and the tree grown again as above,
+under the new moves. ``--reached`` adds what the tree does not hold: the positions where our
+AI was to move in at least ``--min-games`` games of MoHex match runs (their stderr), with
+fewer than ``--max-stones`` stones (see :func:`reached`); a position the cache holds from a
+shorter search than ``--seconds`` is searched again, and the longer search is the one the
+book keeps. A position and its 180° turn are one position; transpositions meet. ``--cache``
+(gzipped JSON lines: the moves that reached each position, MoHex's move and values, its
+seconds) makes the run resumable and the book reproducible: ``--write`` turns every cache in
+``--cache-dir`` into ``engine/ai/hex_book_moves.py`` without MoHex. A search bounded by time
+differs from run to run, so a new run with MoHex gives a somewhat different book;
+``--steadiness N`` measures how much: it searches N of the book's positions again and
+compares.
 
 MoHex is a measuring and teaching tool here, never a dependency (see
 ``shared/notes/mohex.md``); the book is data it produced, like the learned priors of

@@ -127,3 +127,9 @@ def test_positions_our_ai_reached_in_enough_match_games_are_searched_once_each(t
     assert BOOK["reached"]([str(err)], 9, 2, 16, known) == [line[:4]]
     assert BOOK["reached"]([str(err)], 9, 2, 4, {}) == [line[:2]]
     assert BOOK["reached"]([str(err)], 9, 3, 16, {}) == []
+
+
+def test_positions_held_only_from_a_shorter_search_count_as_not_searched_for_a_longer_one():
+    records = {"short": _record("e5", {}), "long": _record("d6", {}) | {"seconds": 20.0}}
+    assert set(BOOK["searched_for"](records, 20.0)) == {"long"}
+    assert set(BOOK["searched_for"](records, 2.0)) == {"short", "long"}
