@@ -24,6 +24,13 @@ def live_actions(h: Harness) -> list[tuple[str, int]]:
     return query(h.db, "SELECT action, user_id FROM actions WHERE game_id = ? AND NOT taken_back ORDER BY seq", game)
 
 
+def turns_of(h: Harness, user_id: int) -> int:
+    """How many turns ``user_id`` has taken in the newest game: one turn can be several actions
+    (an inpHeXion move and the relocation it causes), and each turn gets one board."""
+    users = [u for _, u in live_actions(h)]
+    return sum(1 for i, u in enumerate(users) if u == user_id and (i == 0 or users[i - 1] != user_id))
+
+
 def newest_game(h: Harness) -> dict:
     """The newest game's row."""
     return query_dicts(h.db, "SELECT * FROM games ORDER BY id DESC LIMIT 1")[0]
@@ -102,13 +109,14 @@ async def test_a_whole_inphexion_game_against_the_computer_ends_with_a_result(ha
     w = harness.world
     rng = random.Random(4)
     async with harness.running():
+        harness.bot.service._seed = lambda: 5  # a game in which the computer relocates a disc
         await harness.challenge(w.alice, w.bot, "inphexion", size=5, seat="first", level="easy")
         for _ in range(60):
             g = await harness.bot.service.game_in(harness.channel.id)
             if g is None or g.row.status != "active":
                 break
             if g.colour_of(w.alice.id) not in g.position.to_move:
-                await computer_board(harness, count=len([u for _, u in live_actions(harness) if u == w.bot.id]) or 1)
+                await computer_board(harness, count=turns_of(harness, w.bot.id) or 1)
                 await harness.fake.settle()
                 continue
             r = await harness.move(w.alice, rng.choice(g.position.legal_actions(g.colour_of(w.alice.id))))
