@@ -26,7 +26,9 @@ the narrower book), then ``--reached`` with the stderr of the day's match runs (
 29 on 9×9, 10 on 11×11; ``--min-games 2 --max-stones 16``), then on 9×9 ``--reached`` with
 the next session's 13 runs (484 games) and ``--min-games 1 --max-stones 4 --seconds 20``
 (the first two moves of either colour searched for 20 s) and the tree grown again as above,
-under the new moves. ``--reached`` adds what the tree does not hold: the positions where our
+under the new moves; then the same on 11×11 with the 6 runs of those sessions whose stderr
+was kept (240 games) and ``--min-games 1 --max-stones 6 --seconds 20`` (the first three
+moves), the tree grown again under them. ``--reached`` adds what the tree does not hold: the positions where our
 AI was to move in at least ``--min-games`` games of MoHex match runs (their stderr), with
 fewer than ``--max-stones`` stones (see :func:`reached`); a position the cache holds from a
 shorter search than ``--seconds`` is searched again, and the longer search is the one the
