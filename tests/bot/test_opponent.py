@@ -7,12 +7,14 @@ The computer searches a fixed number of iterations in a real worker process
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 
 import pytest
 
 import engine
 from bot.ai import BotAI
+from bot.movelist import turns
 from tests.bot.harness import AI_ITERATIONS, Harness, eventually, mentions, png_of
 from tests.dbquery import query, query_dicts
 from tests.fake_discord import FakeMessage
@@ -24,11 +26,12 @@ def live_actions(h: Harness) -> list[tuple[str, int]]:
     return query(h.db, "SELECT action, user_id FROM actions WHERE game_id = ? AND NOT taken_back ORDER BY seq", game)
 
 
-def turns_of(h: Harness, user_id: int) -> int:
-    """How many turns ``user_id`` has taken in the newest game: one turn can be several actions
-    (an inpHeXion move and the relocation it causes), and each turn gets one board."""
-    users = [u for _, u in live_actions(h)]
-    return sum(1 for i, u in enumerate(users) if u == user_id and (i == 0 or users[i - 1] != user_id))
+def turns_of(h: Harness, user_id: int, options: engine.GameOptions) -> int:
+    """How many turns ``user_id`` has taken in the newest game, as the move list groups them:
+    one turn can be several actions (an inpHeXion move and its relocations), and gets one board."""
+    played = live_actions(h)
+    firsts = itertools.accumulate((len(t) for t in turns(options, [a for a, _ in played])), initial=0)
+    return sum(1 for i in firsts if i < len(played) and played[i][1] == user_id)
 
 
 def newest_game(h: Harness) -> dict:
@@ -116,7 +119,7 @@ async def test_a_whole_inphexion_game_against_the_computer_ends_with_a_result(ha
             if g is None or g.row.status != "active":
                 break
             if g.colour_of(w.alice.id) not in g.position.to_move:
-                await computer_board(harness, count=turns_of(harness, w.bot.id) or 1)
+                await computer_board(harness, count=turns_of(harness, w.bot.id, g.position.options) or 1)
                 await harness.fake.settle()
                 continue
             r = await harness.move(w.alice, rng.choice(g.position.legal_actions(g.colour_of(w.alice.id))))
