@@ -28,17 +28,17 @@ the next session's 13 runs (484 games) and ``--min-games 1 --max-stones 4 --seco
 (the first two moves of either colour searched for 20 s) and the tree grown again as above,
 under the new moves; then the same on 11×11 with the 6 runs of those sessions whose stderr
 was kept (240 games) and ``--min-games 1 --max-stones 6 --seconds 20`` (the first three
-moves), the tree grown again under them. ``--reached`` adds what the tree does not hold: the positions where our
-AI was to move in at least ``--min-games`` games of MoHex match runs (their stderr), with
-fewer than ``--max-stones`` stones (see :func:`reached`); a position the cache holds from a
-shorter search than ``--seconds`` is searched again, and the longer search is the one the
-book keeps. A position and its 180° turn are one position; transpositions meet. ``--cache``
-(gzipped JSON lines: the moves that reached each position, MoHex's move and values, its
-seconds) makes the run resumable and the book reproducible: ``--write`` turns every cache in
-``--cache-dir`` into ``engine/ai/hex_book_moves.py`` without MoHex. A search bounded by time
-differs from run to run, so a new run with MoHex gives a somewhat different book;
-``--steadiness N`` measures how much: it searches N of the book's positions again and
-compares.
+moves), the tree grown again under them. ``--reached`` adds what the tree does not hold: the
+positions where our AI was to move in at least ``--min-games`` games of MoHex match runs
+(their stderr), with fewer than ``--max-stones`` stones (see :func:`reached`); a position
+the cache holds from a shorter search than ``--seconds`` is searched again, and the longer
+search is the one the book keeps. A position and its 180° turn are one position;
+transpositions meet. ``--cache`` (gzipped JSON lines: the moves that reached each position,
+MoHex's move and values, its seconds) makes the run resumable and the book reproducible:
+``--write`` turns every cache in ``--cache-dir`` into ``engine/ai/hex_book_moves.py``
+without MoHex. A search bounded by time differs from run to run, so a new run with MoHex
+gives a somewhat different book; ``--steadiness N`` measures how much: it searches N of the
+book's positions again and compares.
 
 MoHex is a measuring and teaching tool here, never a dependency (see
 ``shared/notes/mohex.md``); the book is data it produced, like the learned priors of
