@@ -28,10 +28,10 @@ the next session's 13 runs (484 games) and ``--min-games 1 --max-stones 4 --seco
 (the first two moves of either colour searched for 20 s) and the tree grown again as above,
 under the new moves; then the same on 11×11 with the 6 runs of those sessions whose stderr
 was kept (240 games) and ``--min-games 1 --max-stones 6 --seconds 20`` (the first three
-moves), the tree grown again under them; then on 11×11 ``--reached`` with the next session's
-first 2 runs (80 games, after the new first moves), ``--min-games 2`` and then ``--min-games 1``
-(396 positions in all: of one run's positions out of the book, about a fifth had come up in
-the other run). ``--reached`` adds what the tree does not hold: the
+moves), the tree grown again under them; then on each size ``--reached`` with two runs of the
+next session (80 games, after the new first moves: 11×11 at 1 s, 9×9 at 3 s), ``--min-games
+2`` and then ``--min-games 1`` (396 and 355 positions: of one run's positions out of the
+book, about a fifth had come up in the other run). ``--reached`` adds what the tree does not hold: the
 positions where our AI was to move in at least ``--min-games`` games of MoHex match runs
 (their stderr), with fewer than ``--max-stones`` stones (see :func:`reached`); a position
 the cache holds from a shorter search than ``--seconds`` is searched again, and the longer

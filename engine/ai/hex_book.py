@@ -7,7 +7,7 @@ book; so does this AI (the README's benchmarks say what it is worth). The moves 
 :mod:`engine.ai.hex_book_moves`, written by ``bench/hex_book.py``: MoHex 2.0's choice after
 a 2 s search, after every first stone and then the likeliest replies of each side a few
 plies deep, and in the positions (up to 15 stones) this AI reached in at least two of its
-match games against MoHex (on 11×11, in one of the latest runs'); the positions of its first
+match games against MoHex (or in one game of the latest runs); the positions of its first
 two moves in those games (on 11×11, its first three) after a 20 s search (MoHex's 2 s choice
 there is unsteady). The engine does no I/O, so the book is a module.
 
