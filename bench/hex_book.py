@@ -31,8 +31,8 @@ was kept (240 games) and ``--min-games 1 --max-stones 6 --seconds 20`` (the firs
 moves), the tree grown again under them; then on each size ``--reached`` with two runs of the
 next session (80 games, after the new first moves: 11×11 at 1 s, 9×9 at 3 s), ``--min-games
 2`` and then ``--min-games 1`` (396 and 355 positions: of one run's positions out of the
-book, about a fifth had come up in the other run). ``--reached`` adds what the tree does not hold: the
-positions where our AI was to move in at least ``--min-games`` games of MoHex match runs
+book, about a fifth had come up in the other run). ``--reached`` adds what the tree does not
+hold: the positions where our AI was to move in at least ``--min-games`` games of MoHex match runs
 (their stderr), with fewer than ``--max-stones`` stones (see :func:`reached`); a position
 the cache holds from a shorter search than ``--seconds`` is searched again, and the longer
 search is the one the book keeps. A position and its 180° turn are one position;
