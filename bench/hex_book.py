@@ -5,7 +5,7 @@
     .venv/bin/python bench/hex_book.py --write [--cache-dir bench/data/hex-book]
     .venv/bin/python bench/hex_book.py --mohex PATH --size 9 --steadiness 60 [--turned] [--seconds 2]
     .venv/bin/python bench/hex_book.py --mohex PATH --size 9 --reached MATCH.err... [--min-games 2]
-                                       [--max-stones 16] [--seconds 2]
+                                       [--max-stones 16] [--seconds 2] [--deepen PLIES --replies R]
 
 The book is a tree grown breadth first from the empty board. At each position MoHex
 searches ``--seconds`` (one thread, no pondering) and gives its move and the value of
@@ -37,7 +37,10 @@ runs of each size and ``--min-games 1`` (11×11 at 1 s both times; 9×9 at 3 s, 
 hold: the positions where our AI was to move in at least ``--min-games`` games of MoHex match runs
 (their stderr), with fewer than ``--max-stones`` stones (see :func:`reached`); a position
 the cache holds from a shorter search than ``--seconds`` is searched again, and the longer
-search is the one the book keeps. A position and its 180° turn are one position;
+search is the one the book keeps. With ``--deepen PLIES`` the tree is grown instead under every
+position reached (in the book or not), ``PLIES`` plies deep, the opponent's replies as above:
+MoHex's replies in the matches vary from game to game, and the next game's may be one the
+book has never seen. A position and its 180° turn are one position;
 transpositions meet. ``--cache`` (gzipped JSON lines: the moves that reached each position,
 MoHex's move and values, its seconds) makes the run resumable and the book reproducible:
 ``--write`` turns every cache in ``--cache-dir`` into ``engine/ai/hex_book_moves.py``
@@ -200,20 +203,18 @@ def children(n: int, depth: int, record: dict, sides: set[str], replies: list[in
     return out
 
 
-def to_search(
-    frontier: dict[str, tuple[list[str], set[str]]], known: dict[str, dict], depth: int, last: bool,
-) -> list[list[str]]:
-    """The moves to the positions of ``frontier`` (``depth`` stones) that MoHex must search: those
-    not searched before, and at the last depth only those where the book is to play (where its
-    opponent is, MoHex's values would only choose replies the book does not grow).
+def to_search(frontier: dict[str, tuple[list[str], set[str]]], known: dict[str, dict], last: bool) -> list[list[str]]:
+    """The moves to the positions of ``frontier`` that MoHex must search: those not searched
+    before, and at the last depth only those where the book is to play (where its opponent
+    is, MoHex's values would only choose replies the book does not grow).
 
     >>> front = {"k1": (["e5"], {"b"}), "k2": (["c3"], {"w"}), "k3": (["a1"], {"w"})}
-    >>> to_search(front, {"k3": {}}, 1, last=False), to_search(front, {"k3": {}}, 1, last=True)
+    >>> to_search(front, {"k3": {}}, last=False), to_search(front, {"k3": {}}, last=True)
     ([['e5'], ['c3']], [['c3']])
     """
     return [
         moves for key, (moves, sides) in frontier.items()
-        if key not in known and (not last or mover_at(depth) in sides)
+        if key not in known and (not last or mover_at(len(moves)) in sides)
     ]
 
 
@@ -245,31 +246,47 @@ def reached(
 def grow(mohex_path: str, n: int, plies: int, replies: list[int], seconds: float, jobs: int, cache: Path) -> None:
     """Grow the book of an n×n board to ``plies`` plies (see the module docstring)."""
     cache.parent.mkdir(parents=True, exist_ok=True)
-    known = load(cache)
-    # position key → (the moves that reached it, the colours the book plays there)
     frontier: dict[str, tuple[list[str], set[str]]] = {position_key(n, [])[0]: ([], {"b", "w"})}
-    for depth in range(plies):
-        todo = to_search(frontier, known, depth, last=depth == plies - 1)
-        print(f"ply {depth}: {len(frontier)} positions, {len(todo)} to search", file=sys.stderr)
+    grow_under(mohex_path, n, frontier, plies, replies, seconds, jobs, cache, load(cache))
+
+
+def grow_under(
+    mohex_path: str, n: int, frontier: dict[str, tuple[list[str], set[str]]], plies: int, replies: list[int],
+    seconds: float, jobs: int, cache: Path, known: dict[str, dict],
+) -> None:
+    """Grow the book ``plies`` plies deep under the positions of ``frontier`` (position key → the
+    moves that reached it, the colours the book plays there), breadth first; ``known`` holds the
+    positions searched before."""
+    for step in range(plies):
+        last = step == plies - 1
+        todo = to_search(frontier, known, last)
+        print(f"ply {step}: {len(frontier)} positions, {len(todo)} to search", file=sys.stderr)
         if todo:
             known.update(query_all(mohex_path, n, todo, seconds, jobs, cache))
-        if depth == plies - 1:
+        if last:
             break
-        nxt: dict[str, tuple[list[str], set[str]]] = {}
-        for key, (_, sides) in frontier.items():
-            record = known.get(key)
-            if record is None or not is_cell(n, record["mohex"]):
-                continue  # MoHex failed (or resigned) there: the branch ends
-            # MoHex's move was found in the frame of ``record["moves"]``, which may be this
-            # position turned by 180°; the children are made from that frame's moves.
-            for cell, side in children(n, depth, record, sides, replies):
-                child = record["moves"] + [cell]
-                ckey, _ = position_key(n, child)
-                if ckey in nxt:
-                    nxt[ckey][1].add(side)
-                else:
-                    nxt[ckey] = (child, {side})
-        frontier = nxt
+        frontier = next_frontier(n, frontier, known, replies)
+
+
+def next_frontier(
+    n: int, frontier: dict[str, tuple[list[str], set[str]]], known: dict[str, dict], replies: list[int],
+) -> dict[str, tuple[list[str], set[str]]]:
+    """The positions one ply under ``frontier`` that the book grows (see :func:`children`)."""
+    nxt: dict[str, tuple[list[str], set[str]]] = {}
+    for key, (_, sides) in frontier.items():
+        record = known.get(key)
+        if record is None or not is_cell(n, record["mohex"]):
+            continue  # MoHex failed (or resigned) there: the branch ends
+        # MoHex's move was found in the frame of ``record["moves"]``, which may be this
+        # position turned by 180°; the children are made from that frame's moves.
+        for cell, side in children(n, len(record["moves"]), record, sides, replies):
+            child = record["moves"] + [cell]
+            ckey, _ = position_key(n, child)
+            if ckey in nxt:
+                nxt[ckey][1].add(side)
+            else:
+                nxt[ckey] = (child, {side})
+    return nxt
 
 
 def turn(n: int, cell: str) -> str:
@@ -369,6 +386,9 @@ def main() -> None:
                    help="search the positions our AI reached in these match runs instead (see reached)")
     p.add_argument("--min-games", type=int, default=2, help="with --reached: games through a position")
     p.add_argument("--max-stones", type=int, default=16, help="with --reached: positions with fewer stones")
+    p.add_argument("--deepen", type=int, default=0, metavar="PLIES",
+                   help="with --reached: grow the book PLIES plies under every reached position, "
+                        "in the book or not (the opponent's --replies best replies)")
     a = p.parse_args()
     if a.write:
         write(Path(a.cache_dir), MODULE)
@@ -380,12 +400,19 @@ def main() -> None:
     if a.steadiness:
         steadiness(a.mohex, a.size, cache, a.steadiness, a.seconds, a.turned)
         return
+    replies = [int(x) for x in a.replies.split(",")]
+    if a.reached and a.deepen:
+        known = searched_for(load(cache), a.seconds)
+        starts = reached(a.reached, a.size, a.min_games, a.max_stones, {})
+        frontier = {position_key(a.size, m)[0]: (m, {mover_at(len(m))}) for m in starts}
+        grow_under(a.mohex, a.size, frontier, a.deepen + 1, replies, a.seconds, a.jobs, cache, known)
+        return
     if a.reached:
         todo = reached(a.reached, a.size, a.min_games, a.max_stones, searched_for(load(cache), a.seconds))
         print(f"{len(todo)} positions reached in at least {a.min_games} games to search", file=sys.stderr)
         query_all(a.mohex, a.size, todo, a.seconds, a.jobs, cache)
         return
-    grow(a.mohex, a.size, a.plies, [int(x) for x in a.replies.split(",")], a.seconds, a.jobs, cache)
+    grow(a.mohex, a.size, a.plies, replies, a.seconds, a.jobs, cache)
 
 
 if __name__ == "__main__":

@@ -81,13 +81,27 @@ def test_where_the_book_plays_either_colour_it_grows_both():
 def test_at_the_last_depth_only_positions_where_the_book_plays_are_searched():
     # One stone on the board: White is to move. The book plays White after c3 only.
     frontier = {"after e5": (["e5"], {"b"}), "after c3": (["c3"], {"w"})}
-    assert BOOK["to_search"](frontier, {}, 1, last=False) == [["e5"], ["c3"]]
-    assert BOOK["to_search"](frontier, {}, 1, last=True) == [["c3"]]
+    assert BOOK["to_search"](frontier, {}, last=False) == [["e5"], ["c3"]]
+    assert BOOK["to_search"](frontier, {}, last=True) == [["c3"]]
+
+
+def test_under_reached_positions_of_any_depth_the_book_grows_its_move_and_mohex_best_replies():
+    key = BOOK["position_key"]
+    ours = ["e5", "f3"]  # Black (the book) to move
+    theirs = ["c3", "d4", "e6"]  # White (MoHex) to move; the book plays Black
+    known = {
+        key(9, ours)[0]: _record("d4", {}) | {"moves": ours},
+        key(9, theirs)[0]: _record("f4", {"f4": 0.6, "g3": 0.5, "a1": 0.2}) | {"moves": theirs},
+    }
+    frontier = {key(9, ours)[0]: (ours, {"b"}), key(9, theirs)[0]: (theirs, {"b"})}
+    grown = BOOK["next_frontier"](9, frontier, known, [2])
+    assert sorted(moves for moves, _ in grown.values()) == sorted([ours + ["d4"], theirs + ["f4"], theirs + ["g3"]])
+    assert all(sides == {"b"} for _, sides in grown.values())
 
 
 def test_positions_searched_before_are_not_searched_again():
     frontier = {"after e5": (["e5"], {"w"}), "after c3": (["c3"], {"w"})}
-    assert BOOK["to_search"](frontier, {"after e5": {}}, 1, last=False) == [["c3"]]
+    assert BOOK["to_search"](frontier, {"after e5": {}}, last=False) == [["c3"]]
 
 
 def test_a_gzipped_cache_is_appended_to_and_read_back(tmp_path):
