@@ -33,7 +33,10 @@ next session (80 games, after the new first moves: 11×11 at 1 s, 9×9 at 3 s), 
 2`` and then ``--min-games 1`` (396 and 355 positions: of one run's positions out of the
 book, about a fifth had come up in the other run); then twice more, each with the two newest
 runs of each size and ``--min-games 1`` (11×11 at 1 s both times; 9×9 at 3 s, then at 1 s:
-304 and 298 positions, then 296 and 281). ``--reached`` adds what the tree does not
+304 and 298 positions, then 296 and 281); then once more with the runs not used yet (four on
+9×9, one on 11×11: 443 and 132 positions), and ``--deepen 2 --replies 3 --max-stones 9`` with
+the last session's runs of each size (all seven on 9×9, the three on 11×11: 968 and 657
+positions). ``--reached`` adds what the tree does not
 hold: the positions where our AI was to move in at least ``--min-games`` games of MoHex match runs
 (their stderr), with fewer than ``--max-stones`` stones (see :func:`reached`); a position
 the cache holds from a shorter search than ``--seconds`` is searched again, and the longer
