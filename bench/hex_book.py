@@ -179,6 +179,10 @@ def query_all(
     return done
 
 
+#: positions being grown: position key → (the moves that reached it, the colours the book plays there)
+Frontier = dict[str, tuple[list[str], set[str]]]
+
+
 def mover_at(depth: int) -> str:
     """The colour to move (``b`` or ``w``) in a position ``depth`` stones deep (no swap)."""
     return "b" if depth % 2 == 0 else "w"
@@ -206,7 +210,7 @@ def children(n: int, depth: int, record: dict, sides: set[str], replies: list[in
     return out
 
 
-def to_search(frontier: dict[str, tuple[list[str], set[str]]], known: dict[str, dict], last: bool) -> list[list[str]]:
+def to_search(frontier: Frontier, known: dict[str, dict], last: bool) -> list[list[str]]:
     """The moves to the positions of ``frontier`` that MoHex must search: those not searched
     before, and at the last depth only those where the book is to play (where its opponent
     is, MoHex's values would only choose replies the book does not grow).
@@ -249,17 +253,16 @@ def reached(
 def grow(mohex_path: str, n: int, plies: int, replies: list[int], seconds: float, jobs: int, cache: Path) -> None:
     """Grow the book of an n×n board to ``plies`` plies (see the module docstring)."""
     cache.parent.mkdir(parents=True, exist_ok=True)
-    frontier: dict[str, tuple[list[str], set[str]]] = {position_key(n, [])[0]: ([], {"b", "w"})}
+    frontier: Frontier = {position_key(n, [])[0]: ([], {"b", "w"})}
     grow_under(mohex_path, n, frontier, plies, replies, seconds, jobs, cache, load(cache))
 
 
 def grow_under(
-    mohex_path: str, n: int, frontier: dict[str, tuple[list[str], set[str]]], plies: int, replies: list[int],
+    mohex_path: str, n: int, frontier: Frontier, plies: int, replies: list[int],
     seconds: float, jobs: int, cache: Path, known: dict[str, dict],
 ) -> None:
-    """Grow the book ``plies`` plies deep under the positions of ``frontier`` (position key → the
-    moves that reached it, the colours the book plays there), breadth first; ``known`` holds the
-    positions searched before."""
+    """Grow the book ``plies`` plies deep under the positions of ``frontier``, breadth first;
+    ``known`` holds the positions searched before."""
     for step in range(plies):
         last = step == plies - 1
         todo = to_search(frontier, known, last)
@@ -272,10 +275,10 @@ def grow_under(
 
 
 def next_frontier(
-    n: int, frontier: dict[str, tuple[list[str], set[str]]], known: dict[str, dict], replies: list[int],
-) -> dict[str, tuple[list[str], set[str]]]:
+    n: int, frontier: Frontier, known: dict[str, dict], replies: list[int],
+) -> Frontier:
     """The positions one ply under ``frontier`` that the book grows (see :func:`children`)."""
-    nxt: dict[str, tuple[list[str], set[str]]] = {}
+    nxt: Frontier = {}
     for key, (_, sides) in frontier.items():
         record = known.get(key)
         if record is None or not is_cell(n, record["mohex"]):
