@@ -33,17 +33,16 @@ next session (80 games, after the new first moves: 11×11 at 1 s, 9×9 at 3 s), 
 2`` and then ``--min-games 1`` (396 and 355 positions: of one run's positions out of the
 book, about a fifth had come up in the other run); then twice more, each with the two newest
 runs of each size and ``--min-games 1`` (11×11 at 1 s both times; 9×9 at 3 s, then at 1 s:
-304 and 298 positions, then 296 and 281); then once more with the runs not used yet (four on
-9×9, one on 11×11: 443 and 132 positions), and ``--deepen 2 --replies 3 --max-stones 9`` with
-the last session's runs of each size (all seven on 9×9, the three on 11×11: 968 and 657
-positions). ``--reached`` adds what the tree does not
+304 and 298 positions, then 296 and 281). ``--reached`` adds what the tree does not
 hold: the positions where our AI was to move in at least ``--min-games`` games of MoHex match runs
 (their stderr), with fewer than ``--max-stones`` stones (see :func:`reached`); a position
 the cache holds from a shorter search than ``--seconds`` is searched again, and the longer
 search is the one the book keeps. With ``--deepen PLIES`` the tree is grown instead under every
 position reached (in the book or not), ``PLIES`` plies deep, the opponent's replies as above:
 MoHex's replies in the matches vary from game to game, and the next game's may be one the
-book has never seen. A position and its 180° turn are one position;
+book has never seen (tried once, on top of one more ``--reached``: ``--deepen 2 --replies 3
+--max-stones 9`` added 968 positions on 9×9 and 657 on 11×11, and the rows against MoHex
+were no better, so the book does not hold them; see the README). A position and its 180° turn are one position;
 transpositions meet. ``--cache`` (gzipped JSON lines: the moves that reached each position,
 MoHex's move and values, its seconds) makes the run resumable and the book reproducible:
 ``--write`` turns every cache in ``--cache-dir`` into ``engine/ai/hex_book_moves.py``
