@@ -42,8 +42,8 @@ position reached (in the book or not), ``PLIES`` plies deep, the opponent's repl
 MoHex's replies in the matches vary from game to game, and the next game's may be one the
 book has never seen (tried once, on top of one more ``--reached``: ``--deepen 2 --replies 3
 --max-stones 9`` added 968 positions on 9×9 and 657 on 11×11, and the rows against MoHex
-were no better, so the book does not hold them; see the README). A position and its 180° turn are one position;
-transpositions meet. ``--cache`` (gzipped JSON lines: the moves that reached each position,
+were no better, so the book does not hold them; see the README). A position and its 180° turn
+are one position; transpositions meet. ``--cache`` (gzipped JSON lines: the moves that reached each position,
 MoHex's move and values, its seconds) makes the run resumable and the book reproducible:
 ``--write`` turns every cache in ``--cache-dir`` into ``engine/ai/hex_book_moves.py``
 without MoHex. A search bounded by time differs from run to run, so a new run with MoHex
@@ -395,6 +395,8 @@ def main() -> None:
                    help="with --reached: grow the book PLIES plies under every reached position, "
                         "in the book or not (the opponent's --replies best replies)")
     a = p.parse_args()
+    if a.deepen and not a.reached:
+        p.error("--deepen grows the book under the positions of match runs: give them with --reached MATCH.err...")
     if a.write:
         write(Path(a.cache_dir), MODULE)
         return
