@@ -3,7 +3,7 @@
     .venv/bin/python bench/mohex_review.py --mohex PATH MATCH.err [--seconds 2] [--colour black]
                                            [--drop 0.1] [--out REVIEW.jsonl]
     .venv/bin/python bench/mohex_review.py --mohex PATH MATCH.err --opening [--plies 8] [--think 1]
-                                           [--base REF] [--cache VALUES.jsonl]
+                                           [--from-ply 0] [--base REF] [--cache VALUES.jsonl]
 
 ``MATCH.err`` is what ``bench/ai.py --mohex`` (``bench/mohex_match.py``) wrote on stderr:
 one line per game with its moves. For every game of ours in ``--colour`` that we lost,
@@ -20,14 +20,17 @@ the plies of the first ones. ``--out`` keeps every position's figures as JSON li
 
 ``--opening`` judges this tree's opening instead, against ``--base REF`` if given, on the
 same positions: every position where we moved in the first ``--plies`` plies of the
-match's games (both colours, won or lost). Each side (a process of its own, as in
+match's games (both colours, won or lost); with ``--from-ply K``, only those from ply ``K``
+on, which judges the middle game the same way (``--from-ply 8 --plies 24``: past the
+book's usual reach). Each side (a process of its own, as in
 ``bench/hex_versus.py``) answers each position at level medium with ``--think`` seconds,
 and MoHex's values say what its choice is worth: how often it is MoHex's own move, how
 often MoHex left it out of its search, and how much it loses against MoHex's move on
 average (a move MoHex left out counts as its worst searched one). With a base, the
 positions where the two sides chose differently are counted for the side whose move
 MoHex values more (by over 0.02). A search bounded by time differs from run to run, so
-compare with ``--base HEAD`` for the noise. ``--cache`` keeps MoHex's values between runs.
+compare with ``--base HEAD`` for the noise. Positions MoHex's connections decided without a
+search are left out (no values to judge by). ``--cache`` keeps MoHex's values between runs.
 
 MoHex is a measuring tool here, never a dependency (see ``shared/notes/mohex.md``).
 """
@@ -205,14 +208,15 @@ def review(path: str, err: str, colour: str, seconds: float, drop: float, out: s
     )
 
 
-def opening_positions(path: str, plies: int) -> tuple[int, list[list[str]]]:
+def opening_positions(path: str, plies: int, start: int = 0) -> tuple[int, list[list[str]]]:
     """The board size, and the positions (as move lists) where we moved within the first ``plies``
-    plies of a match's games."""
+    plies of a match's games, from ply ``start`` on."""
     games = match_games(path)
     out = []
     for g in games:
         for k in mover_plies(g.ours, min(len(g.moves), plies + 1)):
-            out.append(g.moves[:k])
+            if k >= start:
+                out.append(g.moves[:k])
     return _size(games), out
 
 
@@ -233,9 +237,10 @@ def judge_opening(
     think: float,
     base: str | None,
     cache: str | None,
+    start: int = 0,
 ) -> None:
     """The ``--opening`` review (see the module docstring)."""
-    size, positions = opening_positions(err, plies)
+    size, positions = opening_positions(err, plies, start)
     known: dict[str, tuple[str, dict[str, float | str]]] = {}
     if cache and Path(cache).exists():
         for line in Path(cache).read_text().splitlines():
@@ -259,7 +264,8 @@ def judge_opening(
         if cache and new:
             with open(cache, "a") as f:
                 f.write("\n".join(new) + "\n")
-    positions = [m for m in positions if " ".join(m) in known]
+    # A position MoHex's connections decided without a search has no values to judge a move by.
+    positions = [m for m in positions if known.get(" ".join(m), ("", {}))[1]]
     with tempfile.TemporaryDirectory() as tmp:
         players = {"this": Player(ROOT)}
         if base:
@@ -273,7 +279,7 @@ def judge_opening(
             for player in players.values():
                 player.close()
     print(
-        f"{len(positions)} positions (our moves in the first {plies} plies), MoHex {seconds} s each, "
+        f"{len(positions)} positions (our moves at plies {start}–{plies - 1}), MoHex {seconds} s each, "
         f"ours {think} s each"
     )
     print("| side | MoHex's move | left out by MoHex | mean loss against MoHex's move |")
@@ -310,12 +316,13 @@ def main() -> None:
     p.add_argument("--out")
     p.add_argument("--opening", action="store_true", help="judge our opening moves instead (see above)")
     p.add_argument("--plies", type=int, default=8)
+    p.add_argument("--from-ply", type=int, default=0, help="with --opening: only our moves from this ply on")
     p.add_argument("--think", type=float, default=1.0)
     p.add_argument("--base")
     p.add_argument("--cache")
     a = p.parse_args()
     if a.opening:
-        judge_opening(a.mohex, a.err, a.plies, a.seconds, a.think, a.base, a.cache)
+        judge_opening(a.mohex, a.err, a.plies, a.seconds, a.think, a.base, a.cache, a.from_ply)
     else:
         review(a.mohex, a.err, a.colour, a.seconds, a.drop, a.out)
 

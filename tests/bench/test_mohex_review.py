@@ -38,6 +38,16 @@ def test_the_opening_review_takes_each_position_where_we_moved_within_the_plies(
     ]
 
 
+def test_the_middle_game_review_takes_only_the_positions_from_its_first_ply_on(tmp_path):
+    size, positions = REVIEW["opening_positions"](str(_match_log(tmp_path)), 4, 3)
+    # Black games: we moved at ply 4 (ply 2 is before the start); the White game: at ply 3.
+    assert positions == [
+        ["f6", "e5", "d7", "c8"],
+        ["f6", "e6", "d6"],
+        ["c3", "d4", "e5", "f6"],
+    ]
+
+
 def test_a_move_mohex_left_out_of_its_search_is_worth_its_worst_searched_move():
     worth = REVIEW["_worth"]
     values = {"e5": 0.61, "d4": 0.42, "c3": "unvisited"}
