@@ -14,6 +14,13 @@ Each command is run by hand (MoHex is a measuring tool, never a dependency):
     --mohex`` runs (each game's line has its moves and the ply of MoHex's first proof; its
     moves before that teach shape), each game once, as JSON lines like ``selfplay``'s.
 
+``python bench/hex_priors.py from-book CACHE.jsonl.gz... --out FILE.jsonl[.gz] [--min-stones K]``
+    MoHex's choices in the opening book's caches (``bench/hex_book.py``: one position each,
+    searched 2 s or more), as one-position games: the position's moves, then MoHex's, the
+    only one that teaches. Positions of fewer than ``K`` stones (5) are left out, the book
+    answers those in play, and so are those MoHex valued as decided (its choice's value
+    outside 0.05–0.95), for the reason ``selfplay`` leaves proven moves out.
+
 ``python bench/hex_priors.py train DATA.jsonl... [--test TEST.jsonl...] [--out engine/ai/hex_prior_weights.py]``
     Fits the weights of :mod:`engine.ai.hex_patterns` features (a conditional logit:
     the probability of a move is its exp(score) over all legal moves' exp(scores))
@@ -122,6 +129,10 @@ def main() -> None:
     fm = sub.add_parser("from-matches")
     fm.add_argument("stderr", nargs="+", help="the stderr of bench/ai.py --mohex or bench/mohex_match.py runs")
     fm.add_argument("--out", required=True)
+    fb = sub.add_parser("from-book")
+    fb.add_argument("caches", nargs="+", help="bench/data/hex-book/N.jsonl.gz files")
+    fb.add_argument("--out", required=True)
+    fb.add_argument("--min-stones", type=int, default=5)
     g = sub.add_parser("agree")
     g.add_argument("data", nargs="+")
     g.add_argument("--iterations", type=int, default=2000)
@@ -137,6 +148,12 @@ def main() -> None:
                 f.write(dump(record))
         print(f"{len(records)} games, {sum(map(sum, (r[2] for r in records)))} MoHex moves that teach shape",
               file=sys.stderr)
+    elif a.cmd == "from-book":
+        records = from_book(a.caches, a.min_stones)
+        with open_text(Path(a.out), "w") as f:
+            for record in records:
+                f.write(dump(record))
+        print(f"{len(records)} book positions that teach shape", file=sys.stderr)
     elif a.cmd == "agree":
         agree(a.data, a.iterations, a.positions, a.bias)
     else:
@@ -192,6 +209,32 @@ def from_matches(paths: list[str]) -> list[Record]:
             end = len(g.moves) if g.mohex_proof is None else g.mohex_proof - 1
             taught = set(mover_plies("white" if g.ours == "black" else "black", end))
             out.append((g.size, g.moves, [k in taught for k in range(len(g.moves))]))
+    return out
+
+
+#: MoHex's choice teaches shape only when its value for it is inside this range (not decided)
+UNDECIDED = (0.05, 0.95)
+
+
+def from_book(paths: list[str], min_stones: int = 5) -> list[Record]:
+    """MoHex's choices in opening-book caches, each as a game whose last move alone teaches.
+
+    A position searched more than once counts once, with its longest search (as the book
+    itself reads the cache). Left out: positions of fewer than ``min_stones`` stones, a
+    choice that is not a cell (``resign``), and one whose value says the game is decided.
+    """
+    from hex_book import is_cell
+    from hex_book import load as load_cache
+
+    out: list[Record] = []
+    for path in paths:
+        size = int(Path(path).name.split(".")[0])
+        for r in load_cache(Path(path)).values():
+            value = r["values"].get(r["mohex"])
+            if len(r["moves"]) < min_stones or not is_cell(size, r["mohex"]) or not isinstance(value, float):
+                continue
+            if UNDECIDED[0] < value < UNDECIDED[1]:
+                out.append((size, [*r["moves"], r["mohex"]], [False] * len(r["moves"]) + [True]))
     return out
 
 

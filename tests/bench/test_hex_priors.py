@@ -82,3 +82,23 @@ def test_training_games_read_back_the_same_from_a_gzipped_file(tmp_path):
     with PRIORS["open_text"](packed, "w") as f:
         f.write(plain.read_text())
     assert PRIORS["load"]([str(packed)]) == PRIORS["load"]([str(plain)])
+
+
+def _book_record(moves: list[str], best: str, value: float | str) -> str:
+    """One line of an opening-book cache (``bench/hex_book.py``): MoHex's 2 s choice and its value."""
+    return json.dumps({"key": " ".join(moves), "moves": moves, "mohex": best, "values": {best: value},
+                       "seconds": 2.0}) + "\n"
+
+
+def test_book_positions_teach_only_mohex_undecided_choices_from_enough_stones(tmp_path):
+    cache = tmp_path / "9.jsonl"
+    five = "e5 d6 f4 c7 g3".split()
+    cache.write_text(
+        _book_record(five, "e6", 0.58)  # teaches
+        + _book_record(five[:4], "f3", 0.55)  # four stones: the book's own ground
+        + _book_record([*five, "e6"], "d7", 0.99)  # decided
+        + _book_record([*five, "h2"], "d7", "unvisited")  # chosen without a value
+        + _book_record([*five, "h3"], "resign", 0.5)  # not a cell
+    )
+    assert PRIORS["from_book"]([str(cache)]) == [(9, [*five, "e6"], [False] * 5 + [True])]
+    assert len(PRIORS["from_book"]([str(cache)], min_stones=4)) == 2
