@@ -28,7 +28,9 @@ and MoHex's values say what its choice is worth: how often it is MoHex's own mov
 often MoHex left it out of its search, and how much it loses against MoHex's move on
 average (a move MoHex left out counts as its worst searched one). With a base, the
 positions where the two sides chose differently are counted for the side whose move
-MoHex values more (by over 0.02). A search bounded by time differs from run to run, so
+MoHex values more (by over 0.02). Where MoHex proved the position won, the last column
+counts the moves that keep the proven win (MoHex's search proves wins well before ours
+does: this is how often ours plays one anyway). A search bounded by time differs from run to run, so
 compare with ``--base HEAD`` for the noise. Positions MoHex's connections decided without a
 search are left out (no values to judge by). ``--cache`` keeps MoHex's values between runs.
 
@@ -220,6 +222,15 @@ def opening_positions(path: str, plies: int, start: int = 0) -> tuple[int, list[
     return _size(games), out
 
 
+def proven_win(vals: dict[str, float | str]) -> bool:
+    """Whether MoHex proved the position won for the mover (some move's value is a proven win).
+
+    >>> proven_win({"e5": 1.0, "d4": 0.3}), proven_win({"e5": 0.97, "d4": "unvisited"})
+    (True, False)
+    """
+    return 1.0 in vals.values()
+
+
 def _worth(vals: dict[str, float | str], move: str) -> float:
     """MoHex's value of a move; one it left out of its search is worth its worst searched move."""
     v = vals.get(move)
@@ -282,18 +293,20 @@ def judge_opening(
         f"{len(positions)} positions (our moves at plies {start}–{plies - 1}), MoHex {seconds} s each, "
         f"ours {think} s each"
     )
-    print("| side | MoHex's move | left out by MoHex | mean loss against MoHex's move |")
-    print("|---|---:|---:|---:|")
+    won = sum(proven_win(known[" ".join(m)][1]) for m in positions)
+    print(f"| side | MoHex's move | left out by MoHex | mean loss against MoHex's move | a proven win kept (of {won}) |")
+    print("|---|---:|---:|---:|---:|")
     for side, moves_chosen in chosen.items():
-        same = left = 0
+        same = left = kept = 0
         loss = 0.0
         for moves, move in zip(positions, moves_chosen):
             best, vals = known[" ".join(moves)]
             same += move == best
             left += not isinstance(vals.get(move), float)
             loss += _worth(vals, best) - _worth(vals, move)
+            kept += proven_win(vals) and vals.get(move) == 1.0
         n = len(positions)
-        print(f"| {side} | {same}/{n} | {left}/{n} | {loss / n:.3f} |")
+        print(f"| {side} | {same}/{n} | {left}/{n} | {loss / n:.3f} | {kept}/{won} |")
     if base:
         better: Counter[str] = Counter()
         for moves, a, b in zip(positions, chosen["this"], chosen["base"]):

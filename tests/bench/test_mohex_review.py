@@ -59,3 +59,10 @@ def test_a_move_mohex_left_out_of_its_search_is_worth_its_worst_searched_move():
 def test_mohex_values_are_read_as_win_rates_with_proofs_as_certainties():
     words = "a1 .53@120 b2 W@3 c3 L@5 d4 -".split()
     assert REVIEW["values_from"](words) == {"a1": 0.53, "b2": 1.0, "c3": 0.0, "d4": "unvisited"}
+
+
+def test_a_position_counts_as_proven_won_only_when_mohex_proved_some_move_a_win():
+    proven = REVIEW["proven_win"]
+    assert proven({"e5": 1.0, "d4": 0.3})
+    assert not proven({"e5": 0.97, "d4": "unvisited"})
+    assert not proven({})
