@@ -32,7 +32,15 @@ MoHex values more (by over 0.02). Where MoHex proved the position won, the last 
 counts the moves that keep the proven win (MoHex's search proves wins well before ours
 does: this is how often ours plays one anyway). A search bounded by time differs from run to run, so
 compare with ``--base HEAD`` for the noise. Positions MoHex's connections decided without a
-search are left out (no values to judge by). ``--cache`` keeps MoHex's values between runs.
+search are left out (no values to judge by). ``--cache`` keeps MoHex's values between runs
+(``.gz``: gzipped).
+
+The middle-game figures in the README come from ``bench/data/mohex-review/``: two match
+runs of ``main`` (9×9, 1 s a move, seeds 28 and 29) and MoHex's 2 s values of every
+position where we moved at plies 8–23 in them, so that they rerun without the valuing::
+
+    bench/mohex_review.py --mohex PATH bench/data/mohex-review/match-9-1s-s28.err --opening \
+        --from-ply 8 --plies 24 --base REF --cache bench/data/mohex-review/values-9-s28.jsonl.gz
 
 MoHex is a measuring tool here, never a dependency (see ``shared/notes/mohex.md``).
 """
@@ -52,6 +60,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent))
 
 import mohex_match as mm  # noqa: E402
+from hex_book import open_text  # noqa: E402
 from hex_versus import ROOT, Player, unpack  # noqa: E402
 
 from engine import make_options  # noqa: E402
@@ -254,7 +263,9 @@ def judge_opening(
     size, positions = opening_positions(err, plies, start)
     known: dict[str, tuple[str, dict[str, float | str]]] = {}
     if cache and Path(cache).exists():
-        for line in Path(cache).read_text().splitlines():
+        with open_text(Path(cache), "r") as f:
+            lines = f.read().splitlines()
+        for line in lines:
             r = json.loads(line)
             known[" ".join(r["moves"])] = (r["mohex"], r["values"])
     mohex = mm.MoHex(path, size)
@@ -273,7 +284,7 @@ def judge_opening(
     finally:
         mohex.close()
         if cache and new:
-            with open(cache, "a") as f:
+            with open_text(Path(cache), "a") as f:
                 f.write("\n".join(new) + "\n")
     # A position MoHex's connections decided without a search has no values to judge a move by.
     positions = [m for m in positions if known.get(" ".join(m), ("", {}))[1]]
