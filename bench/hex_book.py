@@ -58,7 +58,6 @@ MoHex is a measuring and teaching tool here, never a dependency (see
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import queue
 import random
@@ -67,12 +66,12 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
-from typing import IO
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent))
 
 import mohex_match as mm  # noqa: E402
+from data_files import open_text  # noqa: E402
 from mohex_review import _worth as worth  # noqa: E402
 from mohex_review import match_games, mover_plies, values  # noqa: E402
 
@@ -97,14 +96,6 @@ def ranked(vals: dict[str, float | str], best: str) -> list[str]:
     """MoHex's searched moves, best value first, its own choice first of all."""
     scored = sorted(((v, c) for c, v in vals.items() if isinstance(v, float)), key=lambda t: (-t[0], t[1]))
     return [best] + [c for _, c in scored if c != best]
-
-
-def open_text(path: Path, mode: str) -> IO[str]:
-    """A data file (a book cache, training games) as text; ``.gz`` ones through gzip (appending
-    adds a gzip member, which reading joins), so that the data in the repository stays small."""
-    if path.suffix == ".gz":
-        return gzip.open(path, mode + "t", encoding="utf-8")
-    return open(path, mode, encoding="utf-8")
 
 
 def load(path: Path) -> dict[str, dict]:

@@ -58,7 +58,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
-from hex_book import open_text  # noqa: E402
+from data_files import open_text  # noqa: E402
 
 from engine.geometry import grid  # noqa: E402
 

@@ -60,6 +60,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent))
 
 import mohex_match as mm  # noqa: E402
+from data_files import open_text  # noqa: E402
 from hex_versus import ROOT, Player, unpack  # noqa: E402
 
 from engine import make_options  # noqa: E402
@@ -259,8 +260,6 @@ def judge_opening(
     start: int = 0,
 ) -> None:
     """The ``--opening`` review (see the module docstring)."""
-    from hex_book import open_text  # here: hex_book imports this module
-
     size, positions = opening_positions(err, plies, start)
     known: dict[str, tuple[str, dict[str, float | str]]] = {}
     if cache and Path(cache).exists():
