@@ -149,6 +149,9 @@ def main() -> None:
         print(f"{len(records)} games, {sum(map(sum, (r[2] for r in records)))} MoHex moves that teach shape",
               file=sys.stderr)
     elif a.cmd == "from-book":
+        named = [c for c in a.caches if not Path(c).name.split(".")[0].isdigit()]
+        if named:
+            p.error(f"a book cache is named after its board size (9.jsonl.gz, 11.jsonl.gz): not {named[0]}")
         records = from_book(a.caches, a.min_stones)
         with open_text(Path(a.out), "w") as f:
             for record in records:

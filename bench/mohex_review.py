@@ -345,6 +345,8 @@ def main() -> None:
     p.add_argument("--base")
     p.add_argument("--cache")
     a = p.parse_args()
+    if a.from_ply and not a.opening:
+        p.error("--from-ply chooses the positions --opening judges: add --opening")
     if a.opening:
         judge_opening(a.mohex, a.err, a.plies, a.seconds, a.think, a.base, a.cache, a.from_ply)
     else:
