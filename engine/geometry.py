@@ -21,6 +21,8 @@ from .errors import NotationError
 
 _CELL = re.compile(r"^([a-z])(\d{1,2})$")
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
+#: the six neighbour directions (column step, row step) in ring order around a cell
+RING = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
 class HexGrid:
