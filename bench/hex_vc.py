@@ -1,5 +1,6 @@
 """H-search cost: ``analyse`` on middle-game Hex positions, this tree's ``hex_vc`` against a
-baseline ``hex_vc.py`` (by default ``main``'s, read with ``git show``) run in the same process.
+baseline ``hex_vc.py`` and its compiled rules ``hex_vc_kernel.py`` (by default ``main``'s, read with
+``git show``) run in the same process.
 
 Run: ``.venv/bin/python bench/hex_vc.py [--base main] [--positions 30]``. Not a test.
 
@@ -31,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -53,13 +55,21 @@ class Filled:
 
 
 def baseline(ref: str) -> ModuleType:
-    """``engine/ai/hex_vc.py`` as of git ref ``ref``, imported as a package sibling of this one."""
+    """``engine/ai/hex_vc.py`` as of git ref ``ref``, imported as a package sibling of this one, with
+    its compiled rules (``hex_vc_kernel.py``) of that ref too (compiled afresh: tens of seconds)."""
+    folder = Path(tempfile.mkdtemp())
+    _load(ref, "hex_vc_kernel", folder, lambda text: text)
+    return _load(ref, "hex_vc", folder, lambda text: text.replace("from .hex_vc_kernel import", "from .hex_vc_kernel_base import"))
+
+
+def _load(ref: str, name: str, folder: Path, edit: Callable[[str], str]) -> ModuleType:
+    """``engine/ai/<name>.py`` as of ``ref`` (after ``edit`` on its text), as ``engine.ai.<name>_base``."""
     text = subprocess.run(
-        ["git", "show", f"{ref}:engine/ai/hex_vc.py"], cwd=ROOT, check=True, capture_output=True, text=True
+        ["git", "show", f"{ref}:engine/ai/{name}.py"], cwd=ROOT, check=True, capture_output=True, text=True
     ).stdout
-    path = Path(tempfile.mkdtemp()) / "hex_vc_base.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location("engine.ai.hex_vc_base", path)
+    path = folder / f"{name}_base.py"
+    path.write_text(edit(text))
+    spec = importlib.util.spec_from_file_location(f"engine.ai.{name}_base", path)
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod  # dataclasses look their module up there
