@@ -42,6 +42,15 @@ position where we moved at plies 8–23 in them, so that they rerun without the 
     bench/mohex_review.py --mohex PATH bench/data/mohex-review/match-9-1s-s28.err --opening \
         --from-ply 8 --plies 24 --base REF --cache bench/data/mohex-review/values-9-s28.jsonl.gz
 
+``--threats`` (with ``--cache``, on the same positions as ``--opening``) asks, in each position
+MoHex's values call proven won or lost for the mover, whether MoHex's connections (its
+``vc-build``, no search) and ours (the root's knowledge: fill, then the full H-search) see the
+opponent's virtual win, a full or semi connection between its edges: what narrows the
+mover's choice to the mustplay region. Run it from a checkout of another tree to compare::
+
+    bench/mohex_review.py --mohex PATH bench/data/mohex-review/match-9-1s-s28.err --threats \
+        --from-ply 8 --plies 24 --cache bench/data/mohex-review/values-9-s28.jsonl.gz
+
 MoHex is a measuring tool here, never a dependency (see ``shared/notes/mohex.md``).
 """
 
@@ -64,7 +73,7 @@ from data_files import open_text  # noqa: E402
 from hex_versus import ROOT, Player, unpack  # noqa: E402
 
 from engine import make_options  # noqa: E402
-from engine.ai.hex_ai import HexState  # noqa: E402
+from engine.ai.hex_ai import ROOT_SET_SIZE, HexState, knowledge  # noqa: E402
 
 GAME = re.compile(
     r"<!-- (?P<row>.+?) game (?P<i>\d+): opening \S+, ours (?P<ours>\w+), we (?P<result>[\w ]+?) in .*"
@@ -329,6 +338,57 @@ def judge_opening(
         print(f"\nwhere the sides chose differently ({sum(better.values())}): {dict(better)}")
 
 
+def proven_loss(vals: dict[str, float | str]) -> bool:
+    """Whether MoHex proved the position lost for the mover (every move's value a proven loss).
+
+    >>> proven_loss({"e5": 0.0, "d4": 0.0}), proven_loss({"e5": 0.0, "d4": "unvisited"})
+    (True, False)
+    """
+    return bool(vals) and all(v == 0.0 for v in vals.values())
+
+
+#: MoHex's names for each colour's two edges
+EDGES = {"b": "north south", "w": "east west"}
+
+
+def threats(path: str, err: str, plies: int, cache: str, start: int = 0) -> None:
+    """The ``--threats`` count (see the module docstring)."""
+    size, positions = opening_positions(err, plies, start)
+    with open_text(Path(cache), "r") as f:
+        known = {" ".join(r["moves"]): r["values"] for r in map(json.loads, f.read().splitlines())}
+    proven = [(m, "won" if proven_win(known[" ".join(m)]) else "lost") for m in positions
+              if " ".join(m) in known and (proven_win(known[" ".join(m)]) or proven_loss(known[" ".join(m)]))]
+    mohex = mm.MoHex(path, size)
+    seen: Counter[str] = Counter()
+    try:
+        for moves, result in proven:
+            mohex.command("clear_board")
+            for j, m in enumerate(moves):
+                mohex.command(f"play {'bw'[j % 2]} {m}")
+            mover, other = "bw"[len(moves) % 2], "bw"[1 - len(moves) % 2]
+            mohex.command(f"vc-build {mover}")
+            theirs_mohex = any(mohex.command(f"vc-between-cells-{kind} {other} {EDGES[other]}").strip()
+                               for kind in ("full", "semi"))
+            pos = make_options("hex", size, ()).new_position()
+            for m in moves:
+                pos.play(m)
+            state = HexState.from_position(pos)
+            k = knowledge(state.t.g, state.black, state.white, state.black_to_move, both_boards=True,
+                          set_size=ROOT_SET_SIZE)
+            theirs_ours = bool(k.vc.theirs.fulls or k.vc.theirs.semis)
+            seen["mohex"] += theirs_mohex
+            seen["ours"] += theirs_ours
+            seen["both"] += theirs_mohex and theirs_ours
+            seen[f"proved {result}"] += k.vc.mover_wins if result == "won" else k.vc.mover_loses
+            seen[result] += 1
+    finally:
+        mohex.close()
+    print(f"{len(proven)} positions MoHex proved ({seen['won']} won, {seen['lost']} lost for the mover)")
+    print(f"the opponent's virtual win (a full or semi between its edges): MoHex's connections see it in "
+          f"{seen['mohex']}, ours in {seen['ours']}, both in {seen['both']}")
+    print(f"our root knowledge proves {seen['proved won']} of the won and {seen['proved lost']} of the lost")
+
+
 def main() -> None:
     """Command line."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -344,10 +404,15 @@ def main() -> None:
     p.add_argument("--think", type=float, default=1.0)
     p.add_argument("--base")
     p.add_argument("--cache")
+    p.add_argument("--threats", action="store_true", help="count the opponent's virtual wins seen (see above)")
     a = p.parse_args()
-    if a.from_ply and not a.opening:
-        p.error("--from-ply chooses the positions --opening judges: add --opening")
-    if a.opening:
+    if a.from_ply and not (a.opening or a.threats):
+        p.error("--from-ply chooses the positions --opening (or --threats) judges: add --opening")
+    if a.threats and not a.cache:
+        p.error("--threats reads MoHex's values from --cache: add --cache VALUES.jsonl[.gz]")
+    if a.threats:
+        threats(a.mohex, a.err, a.plies, a.cache, a.from_ply)
+    elif a.opening:
         judge_opening(a.mohex, a.err, a.plies, a.seconds, a.think, a.base, a.cache, a.from_ply)
     else:
         review(a.mohex, a.err, a.colour, a.seconds, a.drop, a.out)

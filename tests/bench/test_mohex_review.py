@@ -66,3 +66,11 @@ def test_a_position_counts_as_proven_won_only_when_mohex_proved_some_move_a_win(
     assert proven({"e5": 1.0, "d4": 0.3})
     assert not proven({"e5": 0.97, "d4": "unvisited"})
     assert not proven({})
+
+
+def test_a_position_counts_as_proven_lost_only_when_mohex_proved_every_move_a_loss():
+    lost = REVIEW["proven_loss"]
+    assert lost({"e5": 0.0, "d4": 0.0})
+    assert not lost({"e5": 0.0, "d4": "unvisited"})
+    assert not lost({"e5": 0.0, "d4": 0.02})
+    assert not lost({})
