@@ -19,8 +19,6 @@ from numba import njit
 #: a queue entry's kind
 _FULL = 0
 _SEMI = 1
-#: the most semis the OR rule joins at once (Benzene's ``max_ors``)
-_MAX_ORS = 4
 
 
 @njit(cache=True, inline="always")
@@ -135,7 +133,7 @@ def _push(q, qcar, qhead_tail, kind, x, y, key, car):
 
 @njit(cache=True)
 def _add_semi(x, y, car, key, fcar, fcnt, scar, skey, scnt, full_limit, semi_limit, q, qcar, qhead_tail, work,
-              orbuf, pick, nokeys):
+              orbuf, nokeys):
     """Store semi(x, y) with carrier ``car`` and ``key`` unless a full or semi inside it is known;
     apply the OR rule to the pair's semis; queue it. False if the queue overflowed."""
     if x == y:
@@ -152,28 +150,37 @@ def _add_semi(x, y, car, key, fcar, fcnt, scar, skey, scnt, full_limit, semi_lim
     # OR rule: the newest semi with up to three older ones whose carriers have no common cell
     # (Benzene's way: every such combination, not a greedy one; a semi that does not narrow the
     # common cells so far is skipped, since its combination would only be a larger carrier).
-    # A depth-first walk over increasing indices; depth d keeps its common cells and union in
-    # orbuf[2d] and orbuf[2d + 1], and its last index in pick[d].
     others = cnt - 1
-    d = 0
-    pick[0] = -1
-    while others >= 1 and d >= 0:
-        pick[d] += 1
-        if pick[d] >= others:
-            d -= 1
-            continue
-        work[0] += 1
-        c = scar[x, y, pick[d]]
-        inter = car if d == 0 else orbuf[2 * d - 2]
-        if _subset(inter, c):
-            continue
-        union = car if d == 0 else orbuf[2 * d - 1]
-        if _meet(inter, c, union, orbuf[2 * d], orbuf[2 * d + 1]):
-            if not _add_full(x, y, orbuf[2 * d + 1], fcar, fcnt, full_limit, q, qcar, qhead_tail, nokeys):
-                return False
-        elif d < _MAX_ORS - 2:
-            d += 1
-            pick[d] = pick[d - 1]
+    if others >= 1:
+        i1, u1, i2, u2, i3, u3 = orbuf[0], orbuf[1], orbuf[2], orbuf[3], orbuf[4], orbuf[5]
+        for a in range(others):
+            work[0] += 1
+            ca = scar[x, y, a]
+            if _subset(car, ca):
+                continue
+            z1 = _meet(car, ca, car, i1, u1)
+            if z1:
+                if not _add_full(x, y, u1, fcar, fcnt, full_limit, q, qcar, qhead_tail, nokeys):
+                    return False
+                continue
+            for b in range(a + 1, others):
+                work[0] += 1
+                cb = scar[x, y, b]
+                if _subset(i1, cb):
+                    continue
+                z2 = _meet(i1, cb, u1, i2, u2)
+                if z2:
+                    if not _add_full(x, y, u2, fcar, fcnt, full_limit, q, qcar, qhead_tail, nokeys):
+                        return False
+                    continue
+                for c in range(b + 1, others):
+                    work[0] += 1
+                    cc = scar[x, y, c]
+                    if _subset(i2, cc):
+                        continue
+                    if _meet(i2, cc, u2, i3, u3):
+                        if not _add_full(x, y, u3, fcar, fcnt, full_limit, q, qcar, qhead_tail, nokeys):
+                            return False
     return _push(q, qcar, qhead_tail, _SEMI, x, y, key, car)
 
 
@@ -196,8 +203,7 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
     qcar = np.empty((queue_cap, w_), np.uint64)
     qht = np.zeros(2, np.int64)
     work = np.zeros(1, np.int64)
-    orbuf = np.empty((2 * (_MAX_ORS - 1), w_), np.uint64)
-    pick = np.empty(_MAX_ORS - 1, np.int64)
+    orbuf = np.empty((6, w_), np.uint64)
     nokeys = np.empty(full_limit, np.int32)
     truncated = False
     for i in range(seeds.shape[0]):
@@ -245,7 +251,7 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
                         for i in range(w_):
                             both[i] = c[i] | cx[i]
                         if not _add_semi(w, end, both, key, fcar, fcnt, scar, skey, scnt, full_limit,
-                                         semi_limit, q, qcar, qht, work, orbuf, pick, nokeys):
+                                         semi_limit, q, qcar, qht, work, orbuf, nokeys):
                             truncated = True
                 continue
             if narrow and mid < n_cells and end < n_cells:
@@ -275,7 +281,7 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
                         for i in range(w_):
                             both[i] = c[i] | cx[i]
                         if not _add_semi(end, w, both, skey[a, b, k], fcar, fcnt, scar, skey, scnt,
-                                         full_limit, semi_limit, q, qcar, qht, work, orbuf, pick, nokeys):
+                                         full_limit, semi_limit, q, qcar, qht, work, orbuf, nokeys):
                             truncated = True
                 else:
                     # Through an empty cell: full(end, mid) + full(mid, w) = semi(end, w) with key mid.
@@ -291,7 +297,7 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
                             both[i] = c[i] | cx[i]
                         both[mid >> 6] |= np.uint64(1) << np.uint64(mid & 63)
                         if not _add_semi(end, w, both, mid, fcar, fcnt, scar, skey, scnt, full_limit,
-                                         semi_limit, q, qcar, qht, work, orbuf, pick, nokeys):
+                                         semi_limit, q, qcar, qht, work, orbuf, nokeys):
                             truncated = True
     a, b = (edge_a, edge_b) if edge_a < edge_b else (edge_b, edge_a)
     return (fcar[a, b, : fcnt[a, b]].copy(), scar[a, b, : scnt[a, b]].copy(), skey[a, b, : scnt[a, b]].copy(),
