@@ -13,9 +13,7 @@ H-search (Anshelevich 2002) builds them bottom-up from adjacency:
   y) give full(x, y) when the midpoint z is a group, and semi(x, y) with key z when
   z is an empty cell; full(x, z) and semi(z, y) through a group z give semi(x, y);
 - OR rule: semis between x and y whose carriers have no common cell give full(x, y)
-  with the union of their carriers: each new semi with every combination of one to
-  three of the pair's stored ones (as Benzene's ``max_ors`` of 4), not a greedy pick,
-  which missed joins such as two ladders on either side of a wall.
+  with the union of their carriers.
 
 Those two rules find bridges, the row-2 edge template, the ziggurat (template
 IIIa) and many larger ones (tests check each by exhaustive search). The rules run

@@ -55,18 +55,6 @@ def _size(a: np.ndarray) -> int:
     return n
 
 
-@njit(cache=True, inline="always")
-def _meet(inter, car, union, inter_out, union_out) -> bool:
-    """``inter_out`` = inter ∩ car, ``union_out`` = union ∪ car; True when the intersection is empty."""
-    empty = True
-    for i in range(inter.shape[0]):
-        inter_out[i] = inter[i] & car[i]
-        union_out[i] = union[i] | car[i]
-        if inter_out[i]:
-            empty = False
-    return empty
-
-
 @njit(cache=True)
 def _store(cars, keys, cnt, limit, car, key):
     """Keep ``car`` (and its ``key``) among a pair's ``cnt`` stored carriers, the soft-limit way: not
@@ -147,40 +135,32 @@ def _add_semi(x, y, car, key, fcar, fcnt, scar, skey, scnt, full_limit, semi_lim
     if cnt < 0:
         return True
     scnt[x, y] = cnt
-    # OR rule: the newest semi with up to three older ones whose carriers have no common cell
-    # (Benzene's way: every such combination, not a greedy one; a semi that does not narrow the
-    # common cells so far is skipped, since its combination would only be a larger carrier).
-    others = cnt - 1
-    if others >= 1:
-        i1, u1, i2, u2, i3, u3 = orbuf[0], orbuf[1], orbuf[2], orbuf[3], orbuf[4], orbuf[5]
-        for a in range(others):
-            work[0] += 1
-            ca = scar[x, y, a]
-            if _subset(car, ca):
-                continue
-            z1 = _meet(car, ca, car, i1, u1)
-            if z1:
-                if not _add_full(x, y, u1, fcar, fcnt, full_limit, q, qcar, qhead_tail, nokeys):
-                    return False
-                continue
-            for b in range(a + 1, others):
+    # OR rule: the newest semi with older ones, greedily, until their carriers have no common cell.
+    if cnt >= 2:
+        w_ = car.shape[0]
+        inter = orbuf[0]
+        union = orbuf[1]
+        for start in range(cnt - 1):
+            inter[:] = car
+            union[:] = car
+            empty = False
+            for j in range(start, cnt - 1):
                 work[0] += 1
-                cb = scar[x, y, b]
-                if _subset(i1, cb):
-                    continue
-                z2 = _meet(i1, cb, u1, i2, u2)
-                if z2:
-                    if not _add_full(x, y, u2, fcar, fcnt, full_limit, q, qcar, qhead_tail, nokeys):
-                        return False
-                    continue
-                for c in range(b + 1, others):
-                    work[0] += 1
-                    cc = scar[x, y, c]
-                    if _subset(i2, cc):
-                        continue
-                    if _meet(i2, cc, u2, i3, u3):
-                        if not _add_full(x, y, u3, fcar, fcnt, full_limit, q, qcar, qhead_tail, nokeys):
-                            return False
+                c = scar[x, y, j]
+                if not _subset(inter, c):
+                    nonzero = False
+                    for i in range(w_):
+                        inter[i] &= c[i]
+                        union[i] |= c[i]
+                        if inter[i]:
+                            nonzero = True
+                    if not nonzero:
+                        empty = True
+                        break
+            if empty:
+                if not _add_full(x, y, union, fcar, fcnt, full_limit, q, qcar, qhead_tail, nokeys):
+                    return False
+                break
     return _push(q, qcar, qhead_tail, _SEMI, x, y, key, car)
 
 
@@ -203,7 +183,7 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
     qcar = np.empty((queue_cap, w_), np.uint64)
     qht = np.zeros(2, np.int64)
     work = np.zeros(1, np.int64)
-    orbuf = np.empty((6, w_), np.uint64)
+    orbuf = np.empty((2, w_), np.uint64)
     nokeys = np.empty(full_limit, np.int32)
     truncated = False
     for i in range(seeds.shape[0]):
