@@ -516,9 +516,6 @@ def _random_subset(cells: int, size: int, k: int, rng: random.Random) -> int:
 SAVE_MARGIN = 1.0
 #: H-search work limit inside the tree (the root gets the default, larger one)
 REFINE_WORK = 60_000
-#: the largest captured sets the root's fill looks for (tens of milliseconds on 9×9, once a
-#: move; too slow for the tree's nodes, which fill captured pairs only)
-ROOT_SET_SIZE = 6
 #: search parameters tuned for Hex; nodes visited ``refine_at`` times get an H-search
 PARAMS = Params(rave_k=0.002, explore=0.1, refine_at=50, bias=2.5, policy_at=50)
 
@@ -586,11 +583,11 @@ def choose(
             # captured cell stays so as stones are added), and this position's own fill is
             # then found on top of them, which keeps every step sound.
             state.apply_fill(kept[1])
-        k = knowledge(g, state.black, state.white, state.black_to_move, both_boards=True, set_size=ROOT_SET_SIZE)
+        k = knowledge(g, state.black, state.white, state.black_to_move, both_boards=True)
         if k.vc.mover_loses and kept is not None:
             # A lost position is searched on the real board (see below): start afresh.
             state, kept = HexState.from_position(pos), None
-            k = knowledge(g, state.black, state.white, state.black_to_move, both_boards=True, set_size=ROOT_SET_SIZE)
+            k = knowledge(g, state.black, state.white, state.black_to_move, both_boards=True)
         vc = k.vc
         if vc.mover_wins:
             LAST = SearchReport(g.name(_winning_move(k)), "win", "vc", 0, vc.seconds)
@@ -757,7 +754,7 @@ class Knowledge:
 
 def knowledge(
     g: HexGrid, black: int, white: int, black_to_move: bool, max_work: int = 400_000, both_boards: bool = False,
-    narrow: bool = False, set_size: int = 0,
+    narrow: bool = False,
 ) -> Knowledge:
     """Inferior cells and virtual connections of a position, the mover's way round.
 
@@ -771,9 +768,8 @@ def knowledge(
     a connection it found before (2 of 460 positions of the test games).
 
     ``narrow``: the cheaper, weaker H-search (:func:`engine.ai.hex_vc.edge_vcs`), for nodes inside the tree.
-    ``set_size``: also fill captured sets of up to that many cells (:func:`engine.ai.hex_inferior.fill_in`).
     """
-    f, out = inferior(g, black, white, black_to_move, set_size)
+    f, out = inferior(g, black, white, black_to_move)
     mine, theirs = (f.black, f.white) if black_to_move else (f.white, f.black)
     vc = analyse(g, mine, theirs, black_to_move, max_work, narrow)
     if both_boards and not (vc.mover_wins or vc.mover_loses):
