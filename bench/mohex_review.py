@@ -46,7 +46,8 @@ position where we moved at plies 8–23 in them, so that they rerun without the 
 MoHex's values call proven won or lost for the mover, whether MoHex's connections (its
 ``vc-build``, no search) and ours (the root's knowledge: fill, then the full H-search) see the
 opponent's virtual win, a full or semi connection between its edges: what narrows the
-mover's choice to the mustplay region. Run it from a checkout of another tree to compare::
+mover's choice to the mustplay region. ``--set-size 6`` fills captured sets of up to six cells
+first (:mod:`engine.ai.hex_captured`; the AI itself does not). Run it from a checkout of another tree to compare::
 
     bench/mohex_review.py --mohex PATH bench/data/mohex-review/match-9-1s-s28.err --threats \
         --from-ply 8 --plies 24 --cache bench/data/mohex-review/values-9-s28.jsonl.gz
@@ -73,7 +74,7 @@ from data_files import open_text  # noqa: E402
 from hex_versus import ROOT, Player, unpack  # noqa: E402
 
 from engine import make_options  # noqa: E402
-from engine.ai.hex_ai import ROOT_SET_SIZE, HexState, knowledge  # noqa: E402
+from engine.ai.hex_ai import HexState, knowledge  # noqa: E402
 
 GAME = re.compile(
     r"<!-- (?P<row>.+?) game (?P<i>\d+): opening \S+, ours (?P<ours>\w+), we (?P<result>[\w ]+?) in .*"
@@ -351,7 +352,7 @@ def proven_loss(vals: dict[str, float | str]) -> bool:
 EDGES = {"b": "north south", "w": "east west"}
 
 
-def threats(path: str, err: str, plies: int, cache: str, start: int = 0) -> None:
+def threats(path: str, err: str, plies: int, cache: str, start: int = 0, set_size: int = 0) -> None:
     """The ``--threats`` count (see the module docstring)."""
     size, positions = opening_positions(err, plies, start)
     with open_text(Path(cache), "r") as f:
@@ -374,7 +375,7 @@ def threats(path: str, err: str, plies: int, cache: str, start: int = 0) -> None
                 pos.play(m)
             state = HexState.from_position(pos)
             k = knowledge(state.t.g, state.black, state.white, state.black_to_move, both_boards=True,
-                          set_size=ROOT_SET_SIZE)
+                          set_size=set_size)
             theirs_ours = bool(k.vc.theirs.fulls or k.vc.theirs.semis)
             seen["mohex"] += theirs_mohex
             seen["ours"] += theirs_ours
@@ -405,13 +406,14 @@ def main() -> None:
     p.add_argument("--base")
     p.add_argument("--cache")
     p.add_argument("--threats", action="store_true", help="count the opponent's virtual wins seen (see above)")
+    p.add_argument("--set-size", type=int, default=0, help="with --threats: fill captured sets of up to this many cells first")
     a = p.parse_args()
     if a.from_ply and not (a.opening or a.threats):
         p.error("--from-ply chooses the positions --opening (or --threats) judges: add --opening")
     if a.threats and not a.cache:
         p.error("--threats reads MoHex's values from --cache: add --cache VALUES.jsonl[.gz]")
     if a.threats:
-        threats(a.mohex, a.err, a.plies, a.cache, a.from_ply)
+        threats(a.mohex, a.err, a.plies, a.cache, a.from_ply, a.set_size)
     elif a.opening:
         judge_opening(a.mohex, a.err, a.plies, a.seconds, a.think, a.base, a.cache, a.from_ply)
     else:

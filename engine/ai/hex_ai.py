@@ -754,7 +754,7 @@ class Knowledge:
 
 def knowledge(
     g: HexGrid, black: int, white: int, black_to_move: bool, max_work: int = 400_000, both_boards: bool = False,
-    narrow: bool = False,
+    narrow: bool = False, set_size: int = 0,
 ) -> Knowledge:
     """Inferior cells and virtual connections of a position, the mover's way round.
 
@@ -768,8 +768,10 @@ def knowledge(
     a connection it found before (2 of 460 positions of the test games).
 
     ``narrow``: the cheaper, weaker H-search (:func:`engine.ai.hex_vc.edge_vcs`), for nodes inside the tree.
+    ``set_size``: also fill captured sets of up to that many cells (:func:`engine.ai.hex_inferior.fill_in`;
+    the search does not: tried at the root, it showed no gain against MoHex).
     """
-    f, out = inferior(g, black, white, black_to_move)
+    f, out = inferior(g, black, white, black_to_move, set_size)
     mine, theirs = (f.black, f.white) if black_to_move else (f.white, f.black)
     vc = analyse(g, mine, theirs, black_to_move, max_work, narrow)
     if both_boards and not (vc.mover_wins or vc.mover_loses):

@@ -25,7 +25,7 @@ Two more kinds of inferior cell follow from the same patterns, one move ahead:
   answers with the other and the opponent's stone is dead. Filling a captured pair
   with its owner's stones changes no result (:func:`fill_in`), and the filled board
   proves more connections (larger captured sets, found by a local search, are in
-  :mod:`engine.ai.hex_captured`; the root fills them);
+  :mod:`engine.ai.hex_captured`; :func:`fill_in` fills them when asked);
 - an empty cell is *vulnerable* for the player to move when one opponent stone on a
   neighbour (its *killer*) would make it dead: a stone there can be made worthless
   at once, so another move is at least as good. :func:`inferior` leaves those out

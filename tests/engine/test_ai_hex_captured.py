@@ -6,48 +6,13 @@ Soundness is checked against exhaustive search on 4×4 boards; no test depends o
 from __future__ import annotations
 
 import random
-from functools import cache
 
 from engine import new_game
 from engine.ai.hex_ai import HexState, knowledge
 from engine.ai.hex_captured import captured_sets, dead_rings, rings
 from engine.ai.hex_inferior import dead_once, fill_in
-from engine.geometry import HexGrid, bits, grid
-
-
-def _mask(g: HexGrid, cells: str) -> int:
-    return sum(1 << g.parse(c) for c in cells.split())
-
-
-def _black_wins(g: HexGrid, black: int, white: int, black_to_move: bool) -> bool:
-    """Exhaustive search (small boards): does Black win with this mover?"""
-
-    @cache
-    def wins(b: int, w: int, black_to_move: bool) -> bool:
-        if g.connects(b, True):
-            return True
-        if g.connects(w, False):
-            return False
-        empty = [c for c in range(g.cells) if not (b | w) >> c & 1]
-        if black_to_move:
-            return any(wins(b | 1 << c, w, False) for c in empty)
-        return all(wins(b, w | 1 << c, True) for c in empty)
-
-    return wins(black, white, black_to_move)
-
-
-def _random_positions(g: HexGrid, rng: random.Random, count: int) -> list[tuple[int, int]]:
-    """Random unfinished positions with 3 to n²-5 stones, Black having as many or one more."""
-    out = []
-    while len(out) < count:
-        cells = list(range(g.cells))
-        rng.shuffle(cells)
-        k = rng.randint(3, g.cells - 5)
-        black = sum(1 << c for c in cells[:k:2])
-        white = sum(1 << c for c in cells[1:k:2])
-        if not g.connects(black, True) and not g.connects(white, False):
-            out.append((black, white))
-    return out
+from engine.geometry import bits, grid
+from tests.engine.test_ai_hex_knowledge import _black_wins, _mask, _random_positions
 
 
 def _corner_position() -> HexState:
