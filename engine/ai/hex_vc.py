@@ -64,6 +64,9 @@ class EdgeVCs:
     semis: tuple[tuple[int, int], ...]
     #: True when the search stopped at its work limit (results may be incomplete)
     truncated: bool = False
+    #: the player's answers to the opponent's intrusions, if asked for (see :func:`edge_vcs`):
+    #: (intruded cell, the cells that restore what it broke), one entry per cell that has any
+    answers: tuple[tuple[int, int], ...] = ()
 
     @property
     def won(self) -> bool:
@@ -101,9 +104,13 @@ class HSearch:
     #: spent about a microsecond on a carrier combination; compiled, one costs tens of nanoseconds)
     WORK_SCALE = 10
 
-    def __init__(self, g: HexGrid, mine: int, theirs: int, vertical: bool, max_work: int, narrow: bool = False) -> None:
+    def __init__(
+        self, g: HexGrid, mine: int, theirs: int, vertical: bool, max_work: int, narrow: bool = False,
+        answers: bool = False,
+    ) -> None:
         self.g = g
         self.narrow = narrow
+        self.answers = answers
         self.n_cells = g.cells
         self.empty = g.full & ~(mine | theirs)
         self.max_work = max_work
@@ -159,15 +166,16 @@ class HSearch:
         words = (self.n_cells + 63) // 64
         seeds = np.array([(x, y) for x, y, _ in self.seeds], dtype=np.int32).reshape(-1, 2)
         seed_car = _to_words([c for _, _, c in self.seeds], words)
-        fulls, semis, keys, truncated = hsearch(
+        fulls, semis, keys, truncated, answers = hsearch(
             self.n_cells, self.n_cells + len(self.groups), seeds, seed_car, self.FULL_LIMIT, self.SEMI_LIMIT,
-            self.max_work * self.WORK_SCALE, self.QUEUE, self.edge_a, self.edge_b, self.narrow,
+            self.max_work * self.WORK_SCALE, self.QUEUE, self.edge_a, self.edge_b, self.narrow, self.answers,
         )
         self.truncated = bool(truncated)
         self.result = EdgeVCs(
             tuple(_from_words(c) for c in fulls),
             tuple((_from_words(c), int(k)) for c, k in zip(semis, keys)),
             self.truncated,
+            tuple((int(p), _from_words(answers[p])) for p in np.flatnonzero(answers.any(axis=1))),
         )
 
     def edge_result(self) -> EdgeVCs:
@@ -234,6 +242,7 @@ def edge_templates(n: int, vertical: bool, side: int) -> tuple[tuple[int, int], 
 
 def edge_vcs(
     g: HexGrid, mine: int, theirs: int, vertical: bool, max_work: int = 400_000, narrow: bool = False,
+    answers: bool = False,
 ) -> EdgeVCs:
     """The virtual connections between the edges of the player owning ``mine``.
 
@@ -241,8 +250,13 @@ def edge_vcs(
     the carrier combinations tried, in tens (:attr:`HSearch.WORK_SCALE`; the default is a few
     milliseconds on 9×9). ``narrow``: only connections with a group at one end (several times
     cheaper, and weaker; see :func:`engine.ai.hex_vc_kernel.hsearch`).
+
+    ``answers``: also the player's answers to intrusions, as MoHex's tree uses them (Benzene's
+    "VC maintenance"): wherever a full connection between two of the player's groups (or a
+    group and an edge) has carriers that all hold a cell, an opponent's stone there breaks it,
+    and the keys of the pair's semis that avoid the cell restore it.
     """
-    h = HSearch(g, mine, theirs, vertical, max_work, narrow)
+    h = HSearch(g, mine, theirs, vertical, max_work, narrow, answers)
     if not h.connected:
         h.run()
     return h.edge_result()
@@ -277,6 +291,6 @@ def analyse(
     t = time.perf_counter()
     empty = g.full & ~(mine | theirs)
     m = edge_vcs(g, mine, theirs, vertical, max_work, narrow)
-    th = edge_vcs(g, theirs, mine, not vertical, max_work, narrow)
+    th = edge_vcs(g, theirs, mine, not vertical, max_work, narrow, answers=True)
     must = th.mustplay(empty) & empty if (th.fulls or th.semis) else empty
     return RootAnalysis(m, th, must, time.perf_counter() - t)

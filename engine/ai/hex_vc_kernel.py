@@ -44,14 +44,19 @@ def _has(a: np.ndarray, cell: int) -> bool:
 
 
 @njit(cache=True, inline="always")
+def _size_word(x: np.uint64) -> int:
+    """The number of set bits of one word."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
 def _size(a: np.ndarray) -> int:
     n = 0
     for i in range(a.shape[0]):
-        x = a[i]
-        x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-        x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-        x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-        n += int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+        n += _size_word(a[i])
     return n
 
 
@@ -165,14 +170,18 @@ def _add_semi(x, y, car, key, fcar, fcnt, scar, skey, scnt, full_limit, semi_lim
 
 
 @njit(cache=True)
-def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work, queue_cap, edge_a, edge_b, narrow):
+def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work, queue_cap, edge_a, edge_b, narrow,
+            answers):
     """Run the AND and OR rules from the seed full connections (``seeds[i] = (x, y)`` with carrier
     ``seed_car[i]``) until nothing is new or ``max_work`` carrier combinations were tried.
 
     ``narrow``: derive only connections with a group at one end (and semis through a group only
     between groups): several times cheaper, and weaker (the search inside the tree uses it).
+    ``answers``: also work out the answers to intrusions (see :func:`_answers`).
 
-    Returns (fulls, semis, semi keys, truncated) between ``edge_a`` and ``edge_b``."""
+    Returns (fulls, semis, semi keys, truncated) between ``edge_a`` and ``edge_b``, and the
+    answers: row ``p`` holds the cells that restore a connection broken by a stone on cell ``p``
+    (no rows without ``answers``)."""
     w_ = seed_car.shape[1]
     fcar = np.empty((n_nodes, n_nodes, full_limit, w_), np.uint64)
     fcnt = np.zeros((n_nodes, n_nodes), np.int32)
@@ -280,14 +289,46 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
                                          semi_limit, q, qcar, qht, work, orbuf, nokeys):
                             truncated = True
     a, b = (edge_a, edge_b) if edge_a < edge_b else (edge_b, edge_a)
+    out = np.zeros((n_cells if answers else 0, w_), np.uint64)
+    if answers:
+        _answers(n_cells, n_nodes, fcar, fcnt, scar, skey, scnt, out)
     return (fcar[a, b, : fcnt[a, b]].copy(), scar[a, b, : scnt[a, b]].copy(), skey[a, b, : scnt[a, b]].copy(),
-            truncated)
+            truncated, out)
+
+
+@njit(cache=True)
+def _answers(n_cells, n_nodes, fcar, fcnt, scar, skey, scnt, out):
+    """Benzene's answers to a probe (``VCUtil::RespondToProbe``, which MoHex's tree favours): for
+    each pair of groups with a full connection, a stone on a cell of every stored full carrier
+    breaks it; the keys of the pair's semis whose carriers miss that cell make it full again.
+    Adds them to ``out[cell]``."""
+    w_ = out.shape[1]
+    inter = np.empty(w_, np.uint64)
+    for x in range(n_cells, n_nodes):
+        for y in range(x + 1, n_nodes):
+            if fcnt[x, y] == 0 or scnt[x, y] == 0:
+                continue
+            inter[:] = fcar[x, y, 0]
+            for k in range(1, fcnt[x, y]):
+                for i in range(w_):
+                    inter[i] &= fcar[x, y, k, i]
+            for i in range(w_):
+                word = inter[i]
+                while word:
+                    low = word & (~word + np.uint64(1))
+                    p = i * 64 + _size_word(low - np.uint64(1))
+                    word ^= low
+                    for k in range(scnt[x, y]):
+                        if not _has(scar[x, y, k], p):
+                            key = skey[x, y, k]
+                            out[p, key >> 6] |= np.uint64(1) << np.uint64(key & 63)
+
 
 
 def _warm_up() -> None:
     """Compile (or load from numba's cache) now, at import, so that no move's search waits for it."""
     seeds = np.array([[0, 1]], dtype=np.int32)
-    hsearch(1, 2, seeds, np.zeros((1, 1), np.uint64), 1, 1, 10, 16, 0, 1, False)
+    hsearch(1, 2, seeds, np.zeros((1, 1), np.uint64), 1, 1, 10, 16, 0, 1, False, False)
 
 
 _warm_up()
