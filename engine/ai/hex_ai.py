@@ -42,8 +42,8 @@ from .hex_book import book_move
 from .hex_inferior import FillIn, dead_once, inferior
 from .hex_ladder import hopeless_pushes
 from .hex_patterns import Features, around, features, probabilities, score
-from .hex_vc import RootAnalysis, analyse
-from .mcts import Expansion, Node, Params, Search
+from .hex_vc import RootAnalysis, analyse, edge_vcs
+from .mcts import Expansion, Node, Params, Refinement, Search
 
 #: the pie-rule move
 SWAP = 1 << 10
@@ -195,7 +195,7 @@ class HexState:
 
     __slots__ = (
         "t", "black", "white", "black_to_move", "swapped", "swap_rule", "swap_open", "last", "player", "winner",
-        "restrict",
+        "restrict", "answers",
     )
 
     def __init__(self, t: HexTables) -> None:
@@ -211,6 +211,8 @@ class HexState:
         self.winner: int | None = None
         #: when non-zero, the only cells ``expand`` offers (the root's mustplay region); cleared by a move
         self.restrict = 0
+        #: the mover's answers to the last move, from the H-search before it (see :meth:`take_answers`)
+        self.answers = 0
 
     @classmethod
     def from_position(cls, pos: Hex) -> HexState:
@@ -247,6 +249,7 @@ class HexState:
         s.player = self.player
         s.winner = self.winner
         s.restrict = self.restrict
+        s.answers = self.answers
         return s
 
     def move_text(self, move: int) -> str:
@@ -259,6 +262,7 @@ class HexState:
         g = self.t.g
         self.swap_open = False
         self.restrict = 0
+        self.answers = 0
         if move == SWAP:
             if self.swap_rule == "swap-pieces":
                 col, row = g.coords(self.black.bit_length() - 1)
@@ -359,8 +363,9 @@ class HexState:
         return prior_n, prior_w
 
     def _saves(self, mine: int, empty: int, vertical: bool) -> int:
-        """The cells that answer the last move's intrusion into one of the mover's bridges or edge templates."""
-        save = 0
+        """The cells that answer the last move's intrusion into one of the mover's bridges or edge
+        templates, or into a larger connection (:attr:`answers`)."""
+        save = self.answers & empty
         if self.last >= 0:
             t = self.t
             for d, pq in t.saves[self.last]:
@@ -383,9 +388,10 @@ class HexState:
     def policy(self, moves: list[int]) -> list[float]:
         """The learned probability of each move (swap, never scored, gets the average move's score).
 
-        The answer to an intrusion into a bridge or edge template ranks first whatever the
-        weights say: MoHex's self-play rarely intrudes (it is pointless against a program
-        that answers), so the data says little there, and Hex theory says it all.
+        The answer to an intrusion into a bridge or edge template (or into a larger connection,
+        see :meth:`take_answers`) ranks first whatever the weights say: MoHex's self-play rarely
+        intrudes (it is pointless against a program that answers), so the data says little
+        there, and Hex theory says it all.
         """
         cells = [m for m in moves if m != SWAP]
         feats = self.move_features(cells)
@@ -399,26 +405,34 @@ class HexState:
             scores = [mean if m == SWAP else next(it) for m in moves]
         return probabilities(scores)
 
-    def refine(self) -> tuple[int | None, set[int] | None, tuple[int, int] | None]:
+    def take_answers(self, answers: int) -> None:
+        """The search's word, after a move, that the H-search before it found these cells (a
+        bitboard) restore a connection of the mover's that the move broke (see :meth:`refine`):
+        they count as answers to an intrusion, like a bridge's other cell, until the next move."""
+        self.answers = answers
+
+    def refine(self) -> Refinement:
         """Knowledge for a node the search visits often (see ``Search._refine``): a proven winner,
         or the moves worth searching (the mustplay cells when the opponent has a virtual win,
-        without the inferior cells, see :func:`knowledge`) and the fill: the dead cells and
-        captured pairs as ``(black stones, white stones)`` to add, which change no result."""
+        without the inferior cells, see :func:`knowledge`), the fill: the dead cells and
+        captured pairs as ``(black stones, white stones)`` to add, which change no result, and
+        the opponent's answers to each move that breaks one of its connections."""
         if self.winner is not None or self.swap_open:
-            return None, None, None
+            return Refinement(None, None, None)
         k = knowledge(self.t.g, self.black, self.white, self.black_to_move, REFINE_WORK, narrow=True)
         if k.vc.mover_wins:
-            return self.player, None, None
+            return Refinement(self.player, None, None)
         if k.vc.mover_loses:
-            return 1 - self.player, None, None
+            return Refinement(1 - self.player, None, None)
+        answers = dict(k.vc.theirs.answers) or None
         filled = k.fill.filled
         if not k.allowed & ~filled:
             # Nothing but filled cells left to play (never seen): keep the board as it is.
-            return None, (None if k.allowed == k.empty else set(bits(k.allowed))), None
+            return Refinement(None, (None if k.allowed == k.empty else set(bits(k.allowed))), None, answers)
         fill = (k.fill.black & ~self.black, k.fill.white & ~self.white) if filled else None
         if k.allowed == k.empty and fill is None:
-            return None, None, None
-        return None, set(bits(k.allowed & ~filled)), fill
+            return Refinement(None, None, None, answers)
+        return Refinement(None, set(bits(k.allowed & ~filled)), fill, answers)
 
     def apply_fill(self, fill: tuple[int, int]) -> None:
         """Add a fill (see :meth:`refine`): stones that settle cells without changing the winner.
@@ -598,6 +612,7 @@ def choose(
         allowed &= ~hopeless_pushes(g.n, mine, theirs, state.black_to_move) or allowed
         if allowed != k.empty:
             state.restrict = allowed
+        state.take_answers(_answers_to_last(state, real))
         if not vc.mover_loses and not allowed & k.fill.filled:
             # The search plays on the settled board: its playouts no longer spend cells whose
             # owner is known (as MoHex's fill-in). A lost position keeps the real board, where
@@ -606,6 +621,8 @@ def choose(
             if kept is not None:
                 tree = _fit_root(kept[0], k.fill.filled, allowed)
     search = Search(state, rng, PARAMS, tree)
+    if vc is not None:
+        search.root.answers = dict(vc.theirs.answers) or None
     reused = search.root.visits if tree is not None else 0
     search.run(iterations, deadline)
     move = search.sample_move(rng, temperature) if temperature > 0 else search.best_move()
@@ -626,6 +643,19 @@ def choose(
         report.by = "search"
     LAST = report
     return report.move
+
+
+def _answers_to_last(state: HexState, real: tuple[int, int]) -> int:
+    """The mover's answers to the opponent's last move (see :func:`engine.ai.hex_vc.edge_vcs`): the cells
+    that restore a connection of the mover's it broke, by the H-search of the position before it
+    (real stones, so that the answers hold on the board as it is). 0 after a swap or with none."""
+    last = state.last
+    if last < 0:
+        return 0
+    black, white = real
+    mine, theirs = (black, white) if state.black_to_move else (white, black)
+    before = edge_vcs(state.t.g, mine, theirs & ~(1 << last), state.black_to_move, answers=True)
+    return dict(before.answers).get(last, 0) & ~(black | white)
 
 
 def _opening_move(state: HexState) -> int | None:

@@ -26,7 +26,10 @@ What makes it stronger than plain UCT in connection games:
   the state for costlier knowledge: a proof, the moves worth keeping, and a *fill*
   (cells whose owner is settled, such as Hex's dead and captured cells) that the
   state takes on every later pass through the node, so the playouts below it are
-  played on the settled board.
+  played on the settled board. It may also name, for each move, the opponent's
+  *answers*: the moves that restore a connection that move broke (MoHex's "VC
+  maintenance"); each later pass that plays the move hands them to the state
+  (its optional ``take_answers``) for the next node's priors and policy.
 
 The tree is built one node per iteration; children's statistics live in their
 parent's arrays so that selection is a single loop over plain lists.
@@ -39,7 +42,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 
 class SearchState(Protocol):
@@ -84,6 +87,19 @@ class Expansion:
     proven: int | None = None
 
 
+class Refinement(NamedTuple):
+    """What a state's optional ``refine()`` returns (see :meth:`Search._refine`)."""
+
+    #: the winning seat when the node's result is proven (then nothing else matters)
+    proven: int | None
+    #: the moves that may still be good (None: all); the others are dropped
+    allowed: set[int] | None
+    #: what the state takes on at this node on every pass (``state.apply_fill``; None: nothing)
+    fill: object | None
+    #: per move, the opponent's answers to it (a bitboard of moves), for the node after it
+    answers: dict[int, int] | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Params:
     """Search knobs. ``rave_k`` is the RAVE equivalence parameter K (smaller K trusts
@@ -112,6 +128,7 @@ class Node:
 
     __slots__ = (
         "player", "moves", "keys", "children", "n", "w", "rn", "rw", "visits", "proven", "dropped", "bias", "fill",
+        "answers",
     )
 
     def __init__(self, player: int, exp: Expansion) -> None:
@@ -133,6 +150,8 @@ class Node:
         self.bias: list[float] | None = None
         #: what the state takes on at this node on every pass (see ``Search._refine``; None: nothing)
         self.fill: object | None = None
+        #: per move, the opponent's answers to it (see :class:`Refinement`; None: none known)
+        self.answers: dict[int, int] | None = None
 
     def best_index(self) -> int:
         """The most visited child (wins break ties); a proven win comes first."""
@@ -287,6 +306,8 @@ class Search:
             i = _select(node, k, explore)
             path.append((node, i))
             state.play(node.moves[i])
+            if node.answers is not None and node.moves[i] in node.answers:
+                state.take_answers(node.answers[node.moves[i]])  # type: ignore[attr-defined]
             child = node.children[i]
             if child is None and node.n[i] < expand_at and state.winner is None:
                 # Not worth a node yet: most children are tried once and never again.
@@ -319,9 +340,11 @@ class Search:
 
     @staticmethod
     def _refine(node: Node, state: SearchState) -> None:
-        """Costly knowledge for a node that proved worth it: ``state.refine()`` returns
-        ``(proven seat or None, moves that may still be good or None, fill or None)``; the
-        other moves are proven losses (or no better than a kept one) and dropped.
+        """Costly knowledge for a node that proved worth it: ``state.refine()`` returns a
+        :class:`Refinement`: a proven seat, or the moves that may still be good (the other
+        moves are proven losses, or no better than a kept one, and are dropped), a fill, and
+        the opponent's answers to the node's moves (kept on the node; only a state with
+        ``take_answers`` may give them).
 
         A fill is kept on the node and given to the state (``state.apply_fill``) on every
         pass through it, from this one on. The subtrees below the node were grown on the
@@ -331,10 +354,11 @@ class Search:
         refine = getattr(state, "refine", None)
         if refine is None:
             return
-        proven, allowed, fill = refine()
+        proven, allowed, fill, answers = refine()
         if proven is not None:
             node.proven = proven
             return
+        node.answers = answers
         if fill is not None:
             node.fill = fill
             node.children = [None] * len(node.moves)
@@ -407,4 +431,4 @@ class Search:
         return sorted(out, key=lambda t: -t[1])
 
 
-__all__: Sequence[str] = ("Expansion", "Node", "Params", "Search", "SearchState")
+__all__: Sequence[str] = ("Expansion", "Node", "Params", "Refinement", "Search", "SearchState")

@@ -387,6 +387,60 @@ def test_often_visited_nodes_drop_moves_outside_their_mustplay():
     assert all(not must >> move & 1 for _, move in refined.root.dropped)
 
 
+# -- answers to intrusions -------------------------------------------------------------------
+def test_the_answer_to_an_intrusion_into_a_bridge_is_its_other_cell():
+    g = grid(9)
+    found = dict(edge_vcs(g, _mask(g, "e5 f3"), 0, True, answers=True).answers)
+    assert found[g.parse("e4")] == _mask(g, "f4")
+    assert found[g.parse("f4")] == _mask(g, "e4")
+
+
+@pytest.mark.parametrize("black", ["b3", "b2 c3"])
+def test_every_answer_to_an_intrusion_into_a_virtual_win_keeps_the_win(black: str):
+    """4×4, Black's stones joined to both edges by templates: wherever White intrudes, each answer
+    the H-search names wins for Black (exhaustive search, White to move)."""
+    g = grid(4)
+    stones = _mask(g, black)
+    found = edge_vcs(g, stones, 0, True, answers=True)
+    assert found.won and found.answers
+    for probe, answers in found.answers:
+        for answer in bits(answers):
+            assert _black_wins(g, stones | 1 << answer, 1 << probe), (g.name(probe), g.name(answer))
+
+
+def test_answers_are_only_worked_out_when_asked_for():
+    g = grid(9)
+    assert edge_vcs(g, _mask(g, "e5 f3"), 0, True).answers == ()
+
+
+def test_answers_handed_to_a_state_lead_its_priors_and_policy_until_the_next_move():
+    pos = _replay(9, "e5 a1")
+    state = HexState.from_position(pos)
+    c7 = pos.grid.parse("c7")
+    state.take_answers(1 << c7)
+    exp = state.expand()
+    assert exp.prior_n[exp.moves.index(c7)] == max(exp.prior_n)
+    probabilities = state.policy(exp.moves)
+    assert exp.moves[probabilities.index(max(probabilities))] == c7
+    state.play(pos.grid.parse("d4"))
+    assert state.answers == 0
+
+
+def test_the_root_answers_an_intrusion_into_a_ziggurat_inside_it():
+    """Black f3 holds the top edge by its ziggurats; White's g2 breaks both, and e2 or f2 (White
+    elsewhere) makes it whole again: those are the answers the root's search is handed."""
+    pos = _replay(9, "e5 a9 f3 g2")
+    state = HexState.from_position(pos)
+    assert hex_ai._answers_to_last(state, (state.black, state.white)) == _mask(pos.grid, "e2 f2")
+
+
+def test_a_refinement_names_the_opponents_answers():
+    """White to move against Black's e5–f3 bridge: the node's refinement says Black answers e4 with f4."""
+    pos = _replay(9, "e5 a1 f3")
+    answers = HexState.from_position(pos).refine().answers
+    assert answers is not None and answers[pos.grid.parse("e4")] == 1 << pos.grid.parse("f4")
+
+
 # -- ladders --------------------------------------------------------------------------
 def test_a_second_row_ladder_without_escape_is_hopeless():
     """Black's b2 is blocked by White's c1: pushing at c2 only makes White block at d1, e1...
@@ -565,7 +619,7 @@ def test_often_visited_nodes_drop_inferior_moves():
     state = HexState.from_position(pos)
     assert state.black_to_move is True
     state.play(pos.grid.parse("c7"))  # Black; now White to move
-    proven, allowed, _ = state.refine()
+    proven, allowed, _, _ = state.refine()
     assert proven is None and allowed is not None
     g = pos.grid
     assert g.parse("e1") not in allowed and g.parse("f1") not in allowed
@@ -577,7 +631,7 @@ def test_a_refinement_fills_the_captured_cells_and_no_longer_offers_them():
     """Black e2 captures e1 and f1 (row 2): the refinement gives them to Black and keeps them out."""
     pos = _replay(9, "e2 e5")
     g = pos.grid
-    proven, allowed, fill = HexState.from_position(pos).refine()
+    proven, allowed, fill, _ = HexState.from_position(pos).refine()
     assert proven is None and allowed is not None
     assert fill == (_mask(g, "e1 f1"), 0)
     assert not allowed & {g.parse("e1"), g.parse("f1")}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine.ai.mcts import Expansion, Node, Params, Search
+from engine.ai.mcts import Expansion, Node, Params, Refinement, Search
 
 NO_KEY = 1023
 
@@ -86,3 +86,50 @@ def test_a_node_below_the_root_gets_its_policy_when_it_reaches_policy_at_visits(
     assert any(c.visits >= 10 for c in children)
     for child in children:
         assert (child.bias is not None) == (child.visits >= 10)
+
+
+class AnsweredCoinFlips(TwoCoinFlips):
+    """Three moves each, then a coin flip; every refinement says the opponent answers move 1 with
+    move 0. Its policy notes the moves so far and the answers the search handed over."""
+
+    def __init__(self, seen: list[tuple[tuple[int, ...], int]]) -> None:
+        super().__init__()
+        self.seen = seen
+        self.path: tuple[int, ...] = ()
+        self.answers = 0
+
+    def copy(self) -> AnsweredCoinFlips:
+        c = AnsweredCoinFlips(self.seen)
+        c.depth, c.player, c.path, c.answers = self.depth, self.player, self.path, self.answers
+        return c
+
+    def expand(self) -> Expansion:
+        if self.depth == 3:
+            return Expansion([], [], [], [], None)
+        return Expansion([0, 1, 2], [NO_KEY] * 3, [1.0] * 3, [0.5] * 3)
+
+    def play(self, move: int) -> None:
+        super().play(move)
+        self.path += (move,)
+        self.answers = 0
+
+    def take_answers(self, answers: int) -> None:
+        self.answers = answers
+
+    def refine(self) -> Refinement:
+        return Refinement(None, None, None, {1: 1 << 0})
+
+    def policy(self, moves: list[int]) -> list[float]:
+        self.seen.append((self.path, self.answers))
+        return [0.8 if self.answers >> m & 1 else 0.1 for m in moves]
+
+
+def test_a_refinements_answers_reach_the_state_after_that_move():
+    seen: list[tuple[tuple[int, ...], int]] = []
+    search = Search(AnsweredCoinFlips(seen), random.Random(2), Params(explore=0.2, bias=2.0, refine_at=5, policy_at=10))
+    search.run(1000)
+    # The root is never refined; its children are, and the nodes below them get the answers.
+    grandchildren = {path: answers for path, answers in seen if len(path) == 2}
+    assert any(path[1] == 1 for path in grandchildren)
+    assert all(answers == (1 if path[1] == 1 else 0) for path, answers in grandchildren.items())
+    assert all(answers == 0 for path, answers in seen if len(path) < 2)
