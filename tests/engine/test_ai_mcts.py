@@ -60,6 +60,9 @@ def test_dropping_a_child_keeps_the_bias_with_its_move():
 class TwoCoinFlips(CoinFlip):
     """Two moves each, then a coin flip: the root's children are nodes of their own."""
 
+    #: moves before the coin flip
+    MOVES = 2
+
     def __init__(self) -> None:
         super().__init__()
         self.depth = 0
@@ -70,7 +73,7 @@ class TwoCoinFlips(CoinFlip):
         return c
 
     def expand(self) -> Expansion:
-        if self.depth == 2:
+        if self.depth == self.MOVES:
             return Expansion([], [], [], [], None)
         return Expansion([0, 1, 2], [NO_KEY] * 3, [1.0] * 3, [0.5] * 3)
 
@@ -103,10 +106,7 @@ class AnsweredCoinFlips(TwoCoinFlips):
         c.depth, c.player, c.path, c.answers = self.depth, self.player, self.path, self.answers
         return c
 
-    def expand(self) -> Expansion:
-        if self.depth == 3:
-            return Expansion([], [], [], [], None)
-        return Expansion([0, 1, 2], [NO_KEY] * 3, [1.0] * 3, [0.5] * 3)
+    MOVES = 3
 
     def play(self, move: int) -> None:
         super().play(move)
