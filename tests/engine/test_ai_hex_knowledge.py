@@ -371,6 +371,41 @@ def test_the_search_stays_in_the_mustplay_region():
     assert hex_ai.LAST.mustplay == (must & ~_mask(g, "f1 a9 b9")).bit_count()
 
 
+#: a position of a game against MoHex (Black to move) where White's semi connection is found by
+#: the narrow H-search only: the full one keeps other carriers for the pairs it is built from
+NARROW_ONLY = "e5 f3 d4 e6 d6 c8 d7 d8 c4 b6 e7 e8"
+
+
+def test_the_root_keeps_the_opponents_connections_only_the_narrow_search_found():
+    pos = _replay(9, NARROW_ONLY)
+    state = HexState.from_position(pos)
+    g = pos.grid
+    k = hex_ai.knowledge(g, state.black, state.white, True)
+    f = k.fill
+    full = analyse(g, f.black, f.white, True)
+    narrow = analyse(g, f.black, f.white, True, narrow=True)
+    assert not full.theirs.semis and narrow.theirs.semis
+    assert set(narrow.theirs.semis) <= set(k.vc.theirs.semis)
+    assert k.vc.mustplay == narrow.mustplay != k.empty
+
+
+def test_merging_two_analyses_keeps_every_connection_once_and_both_answers():
+    pos = _replay(9, NARROW_ONLY)
+    state = HexState.from_position(pos)
+    g = pos.grid
+    full = analyse(g, state.black, state.white, True)
+    narrow = analyse(g, state.black, state.white, True, narrow=True)
+    merged = full.merged(narrow)
+    for side in ("mine", "theirs"):
+        a, b, m = getattr(full, side), getattr(narrow, side), getattr(merged, side)
+        assert set(m.fulls) == set(a.fulls) | set(b.fulls) and len(m.fulls) == len(set(m.fulls))
+        assert set(m.semis) == set(a.semis) | set(b.semis) and len(m.semis) == len(set(m.semis))
+    answers = dict(merged.theirs.answers)
+    for probe, cells in (*full.theirs.answers, *narrow.theirs.answers):
+        assert answers[probe] & cells == cells
+    assert merged.mustplay == full.mustplay & narrow.mustplay
+
+
 def test_often_visited_nodes_drop_moves_outside_their_mustplay():
     """In the tree, a node visited ``refine_at`` times gets an H-search: White's replies that
     leave Black's semi connection intact are proven losses and dropped (and only those)."""
