@@ -128,7 +128,7 @@ class Node:
 
     __slots__ = (
         "player", "moves", "keys", "children", "n", "w", "rn", "rw", "visits", "proven", "dropped", "bias", "fill",
-        "answers",
+        "answers", "refined",
     )
 
     def __init__(self, player: int, exp: Expansion) -> None:
@@ -152,6 +152,8 @@ class Node:
         self.fill: object | None = None
         #: per move, the opponent's answers to it (see :class:`Refinement`; None: none known)
         self.answers: dict[int, int] | None = None
+        #: whether the state's ``refine()`` already ran here (see ``Search._refine``)
+        self.refined = False
 
     def best_index(self) -> int:
         """The most visited child (wins break ties); a proven win comes first."""
@@ -288,7 +290,7 @@ class Search:
         path: list[tuple[Node, int]] = []
         while True:
             if path:
-                if refine_at and node.visits == refine_at:
+                if refine_at and node.visits >= refine_at and not node.refined:
                     self._refine(node, state)
                 if node.fill is not None:
                     # Only a state with refine() gives a node a fill, and such a state takes it back.
@@ -330,6 +332,43 @@ class Search:
         self._backup(path, proven, 0, 0)
         self._solve(path)
 
+    def presearch(self, deadline: float | None = None) -> int:
+        """Refine every move of the root now, before the search, as MoHex's pre-search checks them
+        (most likely first, by the root's policy or its priors, until ``deadline``, a
+        ``time.perf_counter()`` moment): each gets its node and the state's ``refine()`` at once,
+        not at ``refine_at`` visits. A move whose position is proven lost is dropped before a
+        single playout is spent on it, one proven won makes the root proven; the others keep
+        their knowledge (fill, mustplay, answers) for the search. Returns how many moves were
+        refined; nothing happens for a state without ``refine`` or a proven root."""
+        root, base = self.root, self.root_state
+        if getattr(base, "refine", None) is None or root.proven is not None or not root.moves:
+            return 0
+        if root.bias is not None:
+            score = dict(zip(root.moves, root.bias))
+        else:
+            score = {m: rw / rn for m, rw, rn in zip(root.moves, root.rw, root.rn)}
+        done = 0
+        for move in sorted(root.moves, key=lambda m: -score[m]):
+            if root.proven is not None or (deadline is not None and time.perf_counter() >= deadline):
+                break
+            i = root.moves.index(move)
+            child = root.children[i]
+            if child is not None and (child.refined or child.proven is not None):
+                continue
+            state = base.copy()
+            state.play(move)
+            if root.answers is not None and move in root.answers:
+                state.take_answers(root.answers[move])  # type: ignore[attr-defined]
+            if child is None:
+                child = Node(state.player, state.expand())
+                root.children[i] = child
+            if child.proven is None:
+                self._refine(child, state)
+            done += 1
+            if child.proven is not None:
+                self._solve([(root, i)])
+        return done
+
     @staticmethod
     def _add_policy(node: Node, state: SearchState, bias: float) -> None:
         """Give ``node`` the state's move probabilities as progressive bias, if the state has a policy."""
@@ -354,6 +393,7 @@ class Search:
         refine = getattr(state, "refine", None)
         if refine is None:
             return
+        node.refined = True
         proven, allowed, fill, answers = refine()
         if proven is not None:
             node.proven = proven

@@ -406,6 +406,31 @@ def test_merging_two_analyses_keeps_every_connection_once_and_both_answers():
     assert merged.mustplay == full.mustplay & narrow.mustplay
 
 
+def test_the_pre_search_proves_a_win_the_roots_connections_do_not_see():
+    """Black's e2 leaves White no way out by the narrow H-search after it; the root's searches,
+    before it, see no win: the pre-search finds it before the first playout."""
+    pos = _replay(9, "e5 f3 d4 e6 d6 c8 d7 d8 c4 b6 e7 e8 g7 f9 h8 h7 g8 c3")
+    state = HexState.from_position(pos)
+    assert not hex_ai.knowledge(pos.grid, state.black, state.white, True, both_boards=True).vc.mover_wins
+    choose(pos, "hard", seed=1, iterations=1)
+    assert hex_ai.LAST is not None
+    assert (hex_ai.LAST.move, hex_ai.LAST.proven, hex_ai.LAST.by) == ("e2", "win", "search")
+
+
+def test_when_the_pre_search_proves_every_move_lost_the_search_still_picks_the_stubbornest():
+    """White has two moves its root's searches allow, and the narrow H-search after each finds
+    Black's win: the search starts again on the real board among them, as for a lost position."""
+    pos = _replay(9, "e5 e4 f4 g2 h2 g3 f3 d8 f7 f6 h5 g6 d7 f2 c8 d6 e6 b8 i3 g5 h6")
+    state = HexState.from_position(pos)
+    k = hex_ai.knowledge(pos.grid, state.black, state.white, False, both_boards=True)
+    assert not k.vc.mover_loses
+    allowed = k.allowed & ~k.fill.filled
+    assert allowed.bit_count() == 2
+    choose(pos, "hard", seed=1, iterations=200)
+    assert hex_ai.LAST is not None and hex_ai.LAST.iterations > 0  # searched, not given up at once
+    assert allowed >> pos.grid.parse(hex_ai.LAST.move) & 1
+
+
 def test_often_visited_nodes_drop_moves_outside_their_mustplay():
     """In the tree, a node visited ``refine_at`` times gets an H-search: White's replies that
     leave Black's semi connection intact are proven losses and dropped (and only those)."""

@@ -133,3 +133,69 @@ def test_a_refinements_answers_reach_the_state_after_that_move():
     assert any(path[1] == 1 for path in grandchildren)
     assert all(answers == (1 if path[1] == 1 else 0) for path, answers in grandchildren.items())
     assert all(answers == 0 for path, answers in seen if len(path) < 2)
+
+
+class ProvenCoinFlips(TwoCoinFlips):
+    """Two moves each, then a coin flip; a refinement after the first move says who wins, by
+    ``outcome`` (first move → winning seat, absent: not proven), and is noted in ``refined``."""
+
+    def __init__(self, outcome: dict[int, int], refined: list[int]) -> None:
+        super().__init__()
+        self.outcome, self.refined = outcome, refined
+        self.first: int | None = None
+
+    def copy(self) -> ProvenCoinFlips:
+        c = ProvenCoinFlips(self.outcome, self.refined)
+        c.depth, c.player, c.first = self.depth, self.player, self.first
+        return c
+
+    def play(self, move: int) -> None:
+        super().play(move)
+        if self.first is None:
+            self.first = move
+
+    def refine(self) -> Refinement:
+        assert self.first is not None
+        self.refined.append(self.first)
+        return Refinement(self.outcome.get(self.first), None, None)
+
+
+def test_the_pre_search_drops_the_root_moves_proven_lost_before_any_playout():
+    refined: list[int] = []
+    search = Search(ProvenCoinFlips({0: 1}, refined), random.Random(1), Params(explore=0.2))
+    assert search.presearch() == 3
+    assert search.root.moves == [1, 2] and search.root.visits == 0
+    assert sorted(refined) == [0, 1, 2]
+
+
+def test_the_pre_search_proves_the_root_when_a_move_wins():
+    search = Search(ProvenCoinFlips({2: 0}, []), random.Random(1), Params(explore=0.2))
+    search.presearch()
+    assert search.root.proven == 0 and search.best_move() == 2
+
+
+def test_the_pre_search_checks_the_policys_favourite_first():
+    refined: list[int] = []
+    search = Search(ProvenCoinFlips({}, refined), random.Random(1), Params(explore=0.2, bias=2.0))
+    search.presearch()
+    assert refined[0] == 2
+
+
+def test_a_pre_searched_move_is_not_refined_again_when_the_search_reaches_refine_at():
+    refined: list[int] = []
+    search = Search(ProvenCoinFlips({}, refined), random.Random(1), Params(explore=0.2, refine_at=5))
+    search.presearch()
+    search.run(200)
+    assert sorted(refined) == [0, 1, 2]
+    assert all(child is not None and child.visits > 5 for child in search.root.children)
+
+
+def test_the_pre_search_stops_at_its_deadline():
+    refined: list[int] = []
+    search = Search(ProvenCoinFlips({}, refined), random.Random(1), Params(explore=0.2))
+    assert search.presearch(deadline=0.0) == 0 and refined == []
+
+
+def test_without_refine_there_is_no_pre_search():
+    search = Search(CoinFlip(), random.Random(1), Params(explore=0.2))
+    assert search.presearch() == 0 and search.root.children == [None, None, None]
