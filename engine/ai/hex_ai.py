@@ -19,9 +19,11 @@ at the root and at nodes that reach 50 visits. There, and at the root, :func:`kn
 fills the dead cells and captured pairs (:mod:`engine.ai.hex_inferior`), runs the
 H-search on the filled board, and keeps only the mustplay region less the inferior cells;
 the filled cells then stay filled for every playout below (the search plays on the
-settled board, as MoHex does). Every new node leaves out the dead cells (cheap enough
-for every node). A search bounded by time goes on from the same game's previous search
-when that one's tree holds the position (subtree reuse, also as MoHex).
+settled board, as MoHex does). Before the search, every move of the root gets that
+refinement at once (MoHex's pre-search, :meth:`engine.ai.mcts.Search.presearch`): a move
+that loses by it is dropped, one that wins is played. Every new node leaves out the dead
+cells (cheap enough for every node). A search bounded by time goes on from the same game's
+previous search when that one's tree holds the position (subtree reuse, also as MoHex).
 
 In the book's positions (the first plies, and later ones its games often reach), levels
 that play their best take the opening book's move
@@ -531,8 +533,8 @@ def _random_subset(cells: int, size: int, k: int, rng: random.Random) -> int:
 SAVE_MARGIN = 1.0
 #: H-search work limit inside the tree (the root gets the default, larger one)
 REFINE_WORK = 60_000
-#: the most of a move's time the root's pre-search may take (see ``Search.presearch``; on 9×9 it
-#: checks every move in about 30 ms, on 11×11 in about 200)
+#: the most of a move's time the root's pre-search may take (see ``Search.presearch``; measured on
+#: match positions, every move takes 28 ms on 9×9 and 120 ms on 11×11 on average, 58 and 229 at p90)
 PRESEARCH_SHARE = 0.15
 #: search parameters tuned for Hex; nodes visited ``refine_at`` times get an H-search
 PARAMS = Params(rave_k=0.002, explore=0.1, refine_at=50, bias=2.5, policy_at=50)
