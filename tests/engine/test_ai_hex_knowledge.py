@@ -377,6 +377,7 @@ NARROW_ONLY = "e5 f3 d4 e6 d6 c8 d7 d8 c4 b6 e7 e8"
 
 
 def test_the_root_keeps_the_opponents_connections_only_the_narrow_search_found():
+    """The root's mustplay is White's, from the narrow search's semis, not the whole board."""
     pos = _replay(9, NARROW_ONLY)
     state = HexState.from_position(pos)
     g = pos.grid
@@ -417,7 +418,7 @@ def test_the_pre_search_proves_a_win_the_roots_connections_do_not_see():
     assert (hex_ai.LAST.move, hex_ai.LAST.proven, hex_ai.LAST.by) == ("e2", "win", "search")
 
 
-def test_when_the_pre_search_proves_every_move_lost_the_search_still_picks_the_stubbornest():
+def test_when_the_pre_search_proves_every_move_lost_the_search_still_runs_among_them():
     """White has two moves its root's searches allow, and the narrow H-search after each finds
     Black's win: the search starts again on the real board among them, as for a lost position."""
     pos = _replay(9, "e5 e4 f4 g2 h2 g3 f3 d8 f7 f6 h5 g6 d7 f2 c8 d6 e6 b8 i3 g5 h6")

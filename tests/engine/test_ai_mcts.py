@@ -1,4 +1,4 @@
-"""The game-independent search: progressive bias from a state's policy."""
+"""The game-independent search: progressive bias from a state's policy, refinements (their answers, the pre-search)."""
 
 from __future__ import annotations
 
