@@ -632,7 +632,7 @@ def choose(
         if not vc.mover_loses:
             search.presearch(_share(deadline, PRESEARCH_SHARE))
             if search.root.proven is not None and search.root.proven != search.root.player:
-                # Every move loses: look for the most stubborn one on the real board, as below.
+                # Every move loses: look for the most stubborn one on the real board, as for a lost position above.
                 state = HexState.from_position(pos)
                 state.restrict = allowed if allowed != k.empty else 0
                 search = Search(state, rng, PARAMS)
