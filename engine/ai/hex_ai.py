@@ -814,7 +814,7 @@ def knowledge(
     cells let the search see connections the empty ones hide. The inferior cells
     are left out of the mustplay region, unless that would leave nothing.
 
-    ``both_boards``: when the filled board proves nothing, try the board as it is too.
+    ``both_boards``: when the filled board proves nothing, try the board as it is too (if the fill changed it).
     The H-search keeps only a few carriers per pair, so filling a cell can make it miss
     a connection it found before (2 of 460 positions of the test games).
 
@@ -829,7 +829,8 @@ def knowledge(
     if not narrow and not (vc.mover_wins or vc.mover_loses):
         # Under a millisecond more: the narrow search sometimes keeps what the full one pushed out.
         vc = vc.merged(analyse(g, mine, theirs, black_to_move, max_work, narrow=True))
-    if both_boards and not (vc.mover_wins or vc.mover_loses):
+    # With nothing filled the board as it is is the board just searched.
+    if both_boards and not (vc.mover_wins or vc.mover_loses) and (f.black, f.white) != (black, white):
         mine, theirs = (black, white) if black_to_move else (white, black)
         plain = analyse(g, mine, theirs, black_to_move, max_work, narrow)
         if plain.mover_wins or plain.mover_loses:

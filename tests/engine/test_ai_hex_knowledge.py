@@ -726,3 +726,21 @@ def test_the_best_level_starts_on_the_settled_board_and_the_easy_one_on_the_real
     assert hex_ai.LAST.move not in ("e1", "f1")
     choose(pos, "easy", seed=1, iterations=50)
     assert hex_ai.LAST is not None and hex_ai.LAST.filled == 0
+
+
+def test_the_board_as_it_is_is_not_searched_again_when_nothing_was_filled(monkeypatch):
+    """With no dead or captured cell the filled board is the board itself: the full and the narrow
+    search run on it once each, not a third time as "the board as it is"."""
+    pos = _replay(9, "e5 f3 d4")
+    state = HexState.from_position(pos)
+    assert not inferior(pos.grid, state.black, state.white, False)[0].filled
+    boards = []
+
+    def counted(g, mine, theirs, *args, **kwargs):
+        boards.append((mine, theirs, kwargs.get("narrow", args[2] if len(args) > 2 else False)))
+        return analyse(g, mine, theirs, *args, **kwargs)
+
+    monkeypatch.setattr(hex_ai, "analyse", counted)
+    k = hex_ai.knowledge(pos.grid, state.black, state.white, False, both_boards=True)
+    assert not (k.vc.mover_wins or k.vc.mover_loses)
+    assert len(boards) == 2 and {narrow for _, _, narrow in boards} == {False, True}
