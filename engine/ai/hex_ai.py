@@ -616,9 +616,8 @@ def choose(
         allowed = k.allowed
         # Pushing a ladder that cannot escape only builds the opponent a wall.
         allowed &= ~hopeless_pushes(g.n, mine, theirs, state.black_to_move) or allowed
-        if allowed != k.empty:
-            state.restrict = allowed
-        state.take_answers(_answers_to_last(state, real))
+        answers = _answers_to_last(state, real)
+        _confine(state, allowed, k.empty, answers)
         if not vc.mover_loses and not allowed & k.fill.filled:
             # The search plays on the settled board: its playouts no longer spend cells whose
             # owner is known (as MoHex's fill-in). A lost position keeps the real board, where
@@ -626,16 +625,14 @@ def choose(
             state.apply_fill((k.fill.black, k.fill.white))
             if kept is not None:
                 tree = _fit_root(kept[0], k.fill.filled, allowed)
-    search = Search(state, rng, PARAMS, tree)
-    if vc is not None:
-        search.root.answers = dict(vc.theirs.answers) or None
-        if not vc.mover_loses:
-            search.presearch(_share(deadline, PRESEARCH_SHARE))
-            if search.root.proven is not None and search.root.proven != search.root.player:
-                # Every move loses: look for the most stubborn one on the real board, as for a lost position above.
-                state = HexState.from_position(pos)
-                state.restrict = allowed if allowed != k.empty else 0
-                search = Search(state, rng, PARAMS)
+    search = _root_search(state, rng, tree, vc)
+    if vc is not None and not vc.mover_loses:
+        search.presearch(_share(deadline, PRESEARCH_SHARE))
+        if search.root.proven is not None and search.root.proven != search.root.player:
+            # Every move loses: look for the most stubborn one on the real board, as for a lost position above.
+            state = HexState.from_position(pos)
+            _confine(state, allowed, k.empty, answers)
+            search = _root_search(state, rng, None, vc)
     reused = search.root.visits if tree is not None else 0
     search.run(iterations, deadline)
     move = search.sample_move(rng, temperature) if temperature > 0 else search.best_move()
@@ -656,6 +653,24 @@ def choose(
         report.by = "search"
     LAST = report
     return report.move
+
+
+def _root_search(state: HexState, rng: random.Random, tree: Node | None, vc: RootAnalysis | None) -> Search:
+    """The search of the root (going on from ``tree`` if given), which knows the opponent's answers
+    to the mover's intrusions into its connections when the root's H-search ran."""
+    search = Search(state, rng, PARAMS, tree)
+    if vc is not None:
+        search.root.answers = dict(vc.theirs.answers) or None
+    return search
+
+
+def _confine(state: HexState, allowed: int, empty: int, answers: int) -> None:
+    """Point the root's search at what the knowledge left: only the ``allowed`` cells (unless that is
+    every ``empty`` one), with the mover's ``answers`` to the opponent's last move (see
+    :func:`_answers_to_last`) put first."""
+    if allowed != empty:
+        state.restrict = allowed
+    state.take_answers(answers)
 
 
 def _share(deadline: float | None, share: float) -> float | None:
