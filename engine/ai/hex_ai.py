@@ -844,7 +844,7 @@ def knowledge(
     if not narrow and not (vc.mover_wins or vc.mover_loses):
         # Under a millisecond more: the narrow search sometimes keeps what the full one pushed out.
         vc = vc.merged(analyse(g, mine, theirs, black_to_move, max_work, narrow=True))
-    # With nothing filled the board as it is is the board just searched.
+    # With nothing filled, the board as it is was the one just searched.
     if both_boards and not (vc.mover_wins or vc.mover_loses) and (f.black, f.white) != (black, white):
         mine, theirs = (black, white) if black_to_move else (white, black)
         plain = analyse(g, mine, theirs, black_to_move, max_work, narrow)
