@@ -57,7 +57,7 @@ for line in sys.stdin:
     pos = make_options("hex", q["size"], ()).new_position()
     for a in q["moves"]:
         pos.play(a)
-    move = choose(pos, q["level"], seed=q["seed"], budget=q["seconds"])
+    move = choose(pos, q["level"], seed=q["seed"], budget=q["seconds"], iterations=q.get("iterations"))
     r = hex_ai.LAST
     searched = r is not None and r.iterations > 0
     print(move, r.iterations if searched else 0, getattr(r, "reused", 0) if searched else 0, flush=True)
@@ -73,12 +73,15 @@ class Player:
         )
         assert self.proc.stdout is not None and self.proc.stdout.readline().strip() == "ready"
 
-    def move(self, size: int, moves: list[str], level: str, seconds: float, seed: int) -> tuple[str, float, int, int]:
+    def move(
+        self, size: int, moves: list[str], level: str, seconds: float, seed: int, iterations: int | None = None,
+    ) -> tuple[str, float, int, int]:
         """The side's move, the wall time it took, and its search's iterations and reused visits
-        (0 and 0 when it did not search: an opening move or a proven win)."""
+        (0 and 0 when it did not search: an opening move or a proven win). With ``iterations``
+        the search stops after that many instead of ``seconds`` (the same move for the same seed)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         t = time.perf_counter()
-        q = {"size": size, "moves": moves, "level": level, "seconds": seconds, "seed": seed}
+        q = {"size": size, "moves": moves, "level": level, "seconds": seconds, "seed": seed, "iterations": iterations}
         self.proc.stdin.write(json.dumps(q) + "\n")
         self.proc.stdin.flush()
         move, iterations, reused = self.proc.stdout.readline().split()

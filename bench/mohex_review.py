@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/mohex_review.py --mohex PATH MATCH.err [--seconds 2] [--colour black]
                                            [--drop 0.1] [--out REVIEW.jsonl]
-    .venv/bin/python bench/mohex_review.py --mohex PATH MATCH.err --opening [--plies 8] [--think 1]
+    .venv/bin/python bench/mohex_review.py --mohex PATH MATCH.err --opening [--plies 8] [--think 1 | --iterations N]
                                            [--from-ply 0] [--base REF] [--cache VALUES.jsonl]
 
 ``MATCH.err`` is what ``bench/ai.py --mohex`` (``bench/mohex_match.py``) wrote on stderr:
@@ -23,7 +23,9 @@ same positions: every position where we moved in the first ``--plies`` plies of 
 match's games (both colours, won or lost); with ``--from-ply K``, only those from ply ``K``
 on, which judges the middle game the same way (``--from-ply 8 --plies 24``: past the
 book's usual reach). Each side (a process of its own, as in
-``bench/hex_versus.py``) answers each position at level medium with ``--think`` seconds,
+``bench/hex_versus.py``) answers each position at level medium with ``--think`` seconds
+(or ``--iterations N``: each search stops after N iterations, seeded by the position's
+index, so a side answers the same way every run and two trees differ only by their code),
 and MoHex's values say what its choice is worth: how often it is MoHex's own move, how
 often MoHex left it out of its search, and how much it loses against MoHex's move on
 average (a move MoHex left out counts as its worst searched one). With a base, the
@@ -268,6 +270,7 @@ def judge_opening(
     base: str | None,
     cache: str | None,
     start: int = 0,
+    iterations: int | None = None,
 ) -> None:
     """The ``--opening`` review (see the module docstring)."""
     size, positions = opening_positions(err, plies, start)
@@ -306,13 +309,13 @@ def judge_opening(
         try:
             for i, moves in enumerate(positions):
                 for side, player in players.items():
-                    chosen[side].append(player.move(size, moves, "medium", think, i)[0])
+                    chosen[side].append(player.move(size, moves, "medium", think, i, iterations)[0])
         finally:
             for player in players.values():
                 player.close()
     print(
         f"{len(positions)} positions (our moves at plies {start}–{plies - 1}), MoHex {seconds} s each, "
-        f"ours {think} s each"
+        f"ours {f'{iterations} iterations' if iterations else f'{think} s'} each"
     )
     won = sum(proven_win(known[" ".join(m)][1]) for m in positions)
     print(f"| side | MoHex's move | left out by MoHex | mean loss against MoHex's move | a proven win kept (of {won}) |")
@@ -403,6 +406,7 @@ def main() -> None:
     p.add_argument("--plies", type=int, default=8)
     p.add_argument("--from-ply", type=int, default=0, help="with --opening: only our moves from this ply on")
     p.add_argument("--think", type=float, default=1.0)
+    p.add_argument("--iterations", type=int, help="with --opening: bound our searches by iterations, not --think")
     p.add_argument("--base")
     p.add_argument("--cache")
     p.add_argument("--threats", action="store_true", help="count the opponent's virtual wins seen (see above)")
@@ -415,7 +419,7 @@ def main() -> None:
     if a.threats:
         threats(a.mohex, a.err, a.plies, a.cache, a.from_ply, a.set_size)
     elif a.opening:
-        judge_opening(a.mohex, a.err, a.plies, a.seconds, a.think, a.base, a.cache, a.from_ply)
+        judge_opening(a.mohex, a.err, a.plies, a.seconds, a.think, a.base, a.cache, a.from_ply, a.iterations)
     else:
         review(a.mohex, a.err, a.colour, a.seconds, a.drop, a.out)
 
