@@ -84,8 +84,8 @@ class Player:
         q = {"size": size, "moves": moves, "level": level, "seconds": seconds, "seed": seed, "iterations": iterations}
         self.proc.stdin.write(json.dumps(q) + "\n")
         self.proc.stdin.flush()
-        move, iterations, reused = self.proc.stdout.readline().split()
-        return move, time.perf_counter() - t, int(iterations), int(reused)
+        move, ran, reused = self.proc.stdout.readline().split()
+        return move, time.perf_counter() - t, int(ran), int(reused)
 
     def close(self) -> None:
         """End the process."""
