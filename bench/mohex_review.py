@@ -54,6 +54,18 @@ first (:mod:`engine.ai.hex_captured`; the AI itself does not). Run it from a che
     bench/mohex_review.py --mohex PATH bench/data/mohex-review/match-9-1s-s28.err --threats \
         --from-ply 8 --plies 24 --cache bench/data/mohex-review/values-9-s28.jsonl.gz
 
+``--mustplay`` (with ``--cache``, on the same positions) goes one move further: in each position
+MoHex proved won for the mover, it plays MoHex's proven winning move and asks how narrow each
+H-search makes the loser's answer: the mustplay region (the cells common to the winner's edge
+connections; none left is a proof), by MoHex's connections (``vc-build``; ``--no-vc-patterns``
+without its precomputed connection patterns) and by ours, the root's (full H-search) and the
+tree's (narrow), before the inferior cells are taken out. In MoHex's tree the loser's node is
+searched over that region, so the smaller it is, the sooner a win is proven; it needs no games,
+which makes it a quick measure of a change to the H-search::
+
+    bench/mohex_review.py --mohex PATH bench/data/mohex-review/match-9-1s-s28.err --mustplay \
+        --from-ply 8 --plies 24 --cache bench/data/mohex-review/values-9-s28.jsonl.gz
+
 MoHex is a measuring tool here, never a dependency (see ``shared/notes/mohex.md``).
 """
 
@@ -76,7 +88,7 @@ from data_files import open_text  # noqa: E402
 from hex_versus import ROOT, Player, unpack  # noqa: E402
 
 from engine import make_options  # noqa: E402
-from engine.ai.hex_ai import HexState, knowledge  # noqa: E402
+from engine.ai.hex_ai import REFINE_WORK, HexState, knowledge  # noqa: E402
 
 GAME = re.compile(
     r"<!-- (?P<row>.+?) game (?P<i>\d+): opening \S+, ours (?P<ours>\w+), we (?P<result>[\w ]+?) in .*"
@@ -393,6 +405,93 @@ def threats(path: str, err: str, plies: int, cache: str, start: int = 0, set_siz
     print(f"our root knowledge proves {seen['proved won']} of the won and {seen['proved lost']} of the lost")
 
 
+
+def carrier_meet(answer: str) -> set[str] | None:
+    """The cells common to every carrier MoHex lists in a ``vc-between-cells-*`` answer (None: no
+    connection listed).
+
+    >>> sorted(carrier_meet("black north south semi and [ c5 g5 b6 ] [ ] b6\\nblack north south semi and [ g5 b7 ] [ ] b7"))
+    ['g5']
+    >>> carrier_meet("") is None
+    True
+    """
+    meet: set[str] | None = None
+    for line in answer.splitlines():
+        if "[" not in line:
+            continue
+        cells = set(line.split("[", 1)[1].split("]", 1)[0].split())
+        meet = cells if meet is None else meet & cells
+    return meet
+
+
+def winning_move(vals: dict[str, float | str], mohex_move: str) -> str:
+    """MoHex's own move when it is a proven win, else the first proven winning move by name.
+
+    >>> winning_move({"e5": 1.0, "d4": 1.0, "c3": 0.2}, "d4"), winning_move({"e5": 1.0, "d4": 0.9}, "d4")
+    ('d4', 'e5')
+    """
+    if vals.get(mohex_move) == 1.0:
+        return mohex_move
+    return min(m for m, v in vals.items() if v == 1.0)
+
+
+def mustplays(path: str, err: str, plies: int, cache: str, start: int = 0, patterns: bool = True) -> None:
+    """The ``--mustplay`` count (see the module docstring)."""
+    size, positions = opening_positions(err, plies, start)
+    with open_text(Path(cache), "r") as f:
+        rows = {" ".join(r["moves"]): r for r in map(json.loads, f.read().splitlines())}
+    seen_keys: set[str] = set()
+    after: list[list[str]] = []
+    for m in positions:
+        key = " ".join(m)
+        row = rows.get(key)
+        if row is None or key in seen_keys or not proven_win(row["values"]):
+            continue
+        if all(v == 1.0 for v in row["values"].values()):
+            continue  # every move wins: nothing to narrow
+        seen_keys.add(key)
+        after.append([*m, winning_move(row["values"], row["mohex"])])
+    mohex = mm.MoHex(path, size)
+    if not patterns:
+        for setting in ("use_patterns 0", "use_non_edge_patterns 0"):
+            mohex.command(f"param_player_vc {setting}")
+    sizes: dict[str, list[int]] = {"mohex": [], "ours (root)": [], "ours (tree)": []}
+    try:
+        for moves in after:
+            mohex.command("clear_board")
+            for j, m in enumerate(moves):
+                mohex.command(f"play {'bw'[j % 2]} {m}")
+            winner = "bw"[1 - len(moves) % 2]
+            mohex.command(f"vc-build {winner}")
+            if mohex.command(f"vc-between-cells-full {winner} {EDGES[winner]}").strip():
+                sizes["mohex"].append(0)
+            else:
+                meet = carrier_meet(mohex.command(f"vc-between-cells-semi {winner} {EDGES[winner]}"))
+                sizes["mohex"].append(-1 if meet is None else len(meet))
+            pos = make_options("hex", size, ()).new_position()
+            for m in moves:
+                pos.play(m)
+            state = HexState.from_position(pos)
+            g = state.t.g
+            for name, k in (
+                ("ours (root)", knowledge(g, state.black, state.white, state.black_to_move, both_boards=True)),
+                ("ours (tree)", knowledge(g, state.black, state.white, state.black_to_move, REFINE_WORK, narrow=True)),
+            ):
+                threat = k.vc.theirs.fulls or k.vc.theirs.semis
+                sizes[name].append(0 if k.vc.mover_loses else k.vc.mustplay.bit_count() if threat else -1)
+    finally:
+        mohex.close()
+    print(f"{len(after)} positions after MoHex's proven winning move, the loser to move: "
+          "the mustplay region's size (0: proved lost; no threat seen: not counted)")
+    print("| connections | proved | threat seen | cells, median | cells, sum where all three see a threat |")
+    print("|---|---:|---:|---:|---:|")
+    every = [i for i in range(len(after)) if all(v[i] >= 0 for v in sizes.values())]
+    for name, v in sizes.items():
+        seen_sizes = sorted(x for x in v if x >= 0)
+        median = seen_sizes[len(seen_sizes) // 2] if seen_sizes else 0
+        print(f"| {name} | {sum(1 for x in v if x == 0)} | {len(seen_sizes)} | {median} | "
+              f"{sum(v[i] for i in every)} ({len(every)} positions) |")
+
 def main() -> None:
     """Command line."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -411,12 +510,16 @@ def main() -> None:
     p.add_argument("--cache")
     p.add_argument("--threats", action="store_true", help="count the opponent's virtual wins seen (see above)")
     p.add_argument("--set-size", type=int, default=0, help="with --threats: fill captured sets of up to this many cells first")
+    p.add_argument("--mustplay", action="store_true", help="the loser's mustplay after MoHex's proven win (see above)")
+    p.add_argument("--no-vc-patterns", action="store_true", help="with --mustplay: MoHex's connections without its patterns")
     a = p.parse_args()
-    if a.from_ply and not (a.opening or a.threats):
+    if a.from_ply and not (a.opening or a.threats or a.mustplay):
         p.error("--from-ply chooses the positions --opening (or --threats) judges: add --opening")
-    if a.threats and not a.cache:
-        p.error("--threats reads MoHex's values from --cache: add --cache VALUES.jsonl[.gz]")
-    if a.threats:
+    if (a.threats or a.mustplay) and not a.cache:
+        p.error("--threats and --mustplay read MoHex's values from --cache: add --cache VALUES.jsonl[.gz]")
+    if a.mustplay:
+        mustplays(a.mohex, a.err, a.plies, a.cache, a.from_ply, not a.no_vc_patterns)
+    elif a.threats:
         threats(a.mohex, a.err, a.plies, a.cache, a.from_ply, a.set_size)
     elif a.opening:
         judge_opening(a.mohex, a.err, a.plies, a.seconds, a.think, a.base, a.cache, a.from_ply, a.iterations)

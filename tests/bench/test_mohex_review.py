@@ -74,3 +74,21 @@ def test_a_position_counts_as_proven_lost_only_when_mohex_proved_every_move_a_lo
     assert not lost({"e5": 0.0, "d4": "unvisited"})
     assert not lost({"e5": 0.0, "d4": 0.02})
     assert not lost({})
+
+
+def test_the_mustplay_count_takes_the_cells_common_to_every_carrier_mohex_lists():
+    answer = (
+        "white east west semi and [ h2 h3 i3 c4 b5 c5 ] [ ] c5\n"
+        "white east west semi and [ h2 h3 i3 b5 b6 a7 ] [ ] b6\n"
+        "white east west semi and [ h1 h2 b5 c5 b6 ] [ ] g2"
+    )
+    assert REVIEW["carrier_meet"](answer) == {"h2", "b5"}
+
+
+def test_the_mustplay_count_reads_no_connection_when_mohex_lists_none():
+    assert REVIEW["carrier_meet"]("") is None
+
+
+def test_the_mustplay_count_plays_mohexs_own_move_when_it_is_a_proven_win_else_the_first_by_name():
+    assert REVIEW["winning_move"]({"e5": 1.0, "d4": 1.0, "c3": 0.2}, "d4") == "d4"
+    assert REVIEW["winning_move"]({"e5": 1.0, "d4": 0.9, "b2": 1.0}, "d4") == "b2"
