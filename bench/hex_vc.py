@@ -9,9 +9,9 @@ AI runs, ``hex_ai.knowledge``: dead cells and captured pairs filled first, the H
 filled board (at the root work limit, the plain board too when the filled one proves nothing).
 
 Positions: 9×9 and 11×11 boards after 12–30 moves of a game drawn from the AI's learned
-move policy (see Games below; a fixed seed). Each position is analysed for the side to move with the root work limit and the
-smaller limit the tree uses at often-visited nodes (``REFINE_WORK``). Reported per size and
-limit: mean and p90 milliseconds for each version (each position's best of three
+move policy (see Games below; a fixed seed). Each position is analysed for the side to move with the root work limit, the
+smaller limit the tree uses at often-visited nodes (``REFINE_WORK``), and that limit in the narrow mode the
+tree runs (``narrow``). Reported per size and limit: mean and p90 milliseconds for each version (each position's best of three
 alternating runs), their ratio, and how many positions each
 version proves (a win for the mover, or a loss: the opponent's virtual win leaves no mustplay).
 
@@ -48,10 +48,12 @@ class Filled:
     """``hex_ai.knowledge`` behind ``analyse``'s signature, so the bench can time it like a ``hex_vc``."""
 
     @staticmethod
-    def analyse(g: HexGrid, mine: int, theirs: int, vertical: bool, max_work: int = 400_000) -> hex_vc.RootAnalysis:
+    def analyse(
+        g: HexGrid, mine: int, theirs: int, vertical: bool, max_work: int = 400_000, narrow: bool = False,
+    ) -> hex_vc.RootAnalysis:
         """The virtual connections ``knowledge`` finds (the root's way at the root work limit)."""
         black, white = (mine, theirs) if vertical else (theirs, mine)
-        return knowledge(g, black, white, vertical, max_work, both_boards=max_work >= 400_000).vc
+        return knowledge(g, black, white, vertical, max_work, both_boards=max_work >= 400_000, narrow=narrow).vc
 
 
 def baseline(ref: str) -> ModuleType:
@@ -87,13 +89,15 @@ def positions(n: int, count: int, rng: random.Random) -> list[tuple[int, int, bo
     return out
 
 
-def measure(mod: ModuleType | type[Filled], n: int, cases: list[tuple[int, int, bool]], work: int) -> tuple[list[float], int]:
+def measure(
+    mod: ModuleType | type[Filled], n: int, cases: list[tuple[int, int, bool]], work: int, narrow: bool = False,
+) -> tuple[list[float], int]:
     """Milliseconds per ``analyse`` call, and how many positions it proves."""
     g = grid(n)
     times, proven = [], 0
     for mine, theirs, vertical in cases:
         t = time.perf_counter()
-        a = mod.analyse(g, mine, theirs, vertical, work)
+        a = mod.analyse(g, mine, theirs, vertical, work, narrow)
         times.append((time.perf_counter() - t) * 1000)
         proven += a.mover_wins or a.mover_loses
     return times, proven
@@ -136,13 +140,13 @@ def main() -> None:
     if args.filled:
         base, this = hex_vc, Filled
     rng = random.Random(17)
-    print(f"{'board':6} {'work':>7} | {'base ms mean/p90':>17} | {'this ms mean/p90':>17} | ratio | proven base/this")
+    print(f"{'board':6} {'work':>14} | {'base ms mean/p90':>17} | {'this ms mean/p90':>17} | ratio | proven base/this")
     for n in (9, 11):
         cases = positions(n, args.positions, rng)
-        for work in (400_000, REFINE_WORK):
-            measure(this, n, cases[:3], work)  # warm the template tables
+        for work, narrow in ((400_000, False), (REFINE_WORK, False), (REFINE_WORK, True)):
+            measure(this, n, cases[:3], work, narrow)  # warm the template tables
             # alternate the two versions, keep each position's best of three (less noise)
-            runs = [(measure(base, n, cases, work), measure(this, n, cases, work)) for _ in range(3)]
+            runs = [(measure(base, n, cases, work, narrow), measure(this, n, cases, work, narrow)) for _ in range(3)]
             tb = [min(r[0][0][i] for r in runs) for i in range(len(cases))]
             tn = [min(r[1][0][i] for r in runs) for i in range(len(cases))]
             pb, pn = runs[0][0][1], runs[0][1][1]
@@ -152,7 +156,7 @@ def main() -> None:
 
             mb, mn = statistics.mean(tb), statistics.mean(tn)
             print(
-                f"{n}x{n:<4} {work:>7} | {mb:8.1f} / {p90(tb):6.1f} | {mn:8.1f} / {p90(tn):6.1f} |"
+                f"{n}x{n:<4} {work:>7}{' narrow' if narrow else '':7} | {mb:8.1f} / {p90(tb):6.1f} | {mn:8.1f} / {p90(tn):6.1f} |"
                 f" {mn / mb:5.2f} | {pb}/{pn} of {len(cases)}"
             )
     for n in (9, 11) if args.games else ():
