@@ -19,6 +19,8 @@ from numba import njit
 #: a queue entry's kind
 _FULL = 0
 _SEMI = 1
+#: the most semis the OR rule joins at once (Benzene's ``max_ors``)
+_MAX_ORS = 4
 
 
 @njit(cache=True, inline="always")
@@ -58,6 +60,18 @@ def _size(a: np.ndarray) -> int:
     for i in range(a.shape[0]):
         n += _size_word(a[i])
     return n
+
+
+@njit(cache=True, inline="always")
+def _meet(inter, car, union, inter_out, union_out) -> bool:
+    """``inter_out`` = inter ∩ car, ``union_out`` = union ∪ car; True when the intersection is empty."""
+    empty = True
+    for i in range(inter.shape[0]):
+        inter_out[i] = inter[i] & car[i]
+        union_out[i] = union[i] | car[i]
+        if inter_out[i]:
+            empty = False
+    return empty
 
 
 @njit(cache=True)
@@ -126,7 +140,7 @@ def _push(q, qcar, qhead_tail, kind, x, y, key, car):
 
 @njit(cache=True)
 def _add_semi(x, y, car, key, fcar, fcnt, scar, skey, scnt, full_limit, semi_limit, q, qcar, qhead_tail, work,
-              orbuf, nokeys):
+              orbuf, pick, nokeys):
     """Store semi(x, y) with carrier ``car`` and ``key`` unless a full or semi inside it is known;
     apply the OR rule to the pair's semis; queue it. False if the queue overflowed."""
     if x == y:
@@ -140,32 +154,32 @@ def _add_semi(x, y, car, key, fcar, fcnt, scar, skey, scnt, full_limit, semi_lim
     if cnt < 0:
         return True
     scnt[x, y] = cnt
-    # OR rule: the newest semi with older ones, greedily, until their carriers have no common cell.
-    if cnt >= 2:
-        w_ = car.shape[0]
-        inter = orbuf[0]
-        union = orbuf[1]
-        for start in range(cnt - 1):
-            inter[:] = car
-            union[:] = car
-            empty = False
-            for j in range(start, cnt - 1):
-                work[0] += 1
-                c = scar[x, y, j]
-                if not _subset(inter, c):
-                    nonzero = False
-                    for i in range(w_):
-                        inter[i] &= c[i]
-                        union[i] |= c[i]
-                        if inter[i]:
-                            nonzero = True
-                    if not nonzero:
-                        empty = True
-                        break
-            if empty:
-                if not _add_full(x, y, union, fcar, fcnt, full_limit, q, qcar, qhead_tail, nokeys):
-                    return False
-                break
+    # OR rule: the newest semi with every combination of one to three older ones whose carriers
+    # have no common cell (Benzene's ``max_ors`` of 4; a greedy pick missed joins such as two
+    # ladders on either side of a wall). A semi that does not narrow the common cells so far is
+    # skipped: its combination would only be a larger carrier. A depth-first walk over increasing
+    # indices; depth d keeps its common cells and union in orbuf[2d] and orbuf[2d + 1], and its last
+    # index in pick[d].
+    others = cnt - 1
+    d = 0
+    pick[0] = -1
+    while others >= 1 and d >= 0:
+        pick[d] += 1
+        if pick[d] >= others:
+            d -= 1
+            continue
+        work[0] += 1
+        c = scar[x, y, pick[d]]
+        inter = car if d == 0 else orbuf[2 * d - 2]
+        if _subset(inter, c):
+            continue
+        union = car if d == 0 else orbuf[2 * d - 1]
+        if _meet(inter, c, union, orbuf[2 * d], orbuf[2 * d + 1]):
+            if not _add_full(x, y, orbuf[2 * d + 1], fcar, fcnt, full_limit, q, qcar, qhead_tail, nokeys):
+                return False
+        elif d < _MAX_ORS - 2:
+            d += 1
+            pick[d] = pick[d - 1]
     return _push(q, qcar, qhead_tail, _SEMI, x, y, key, car)
 
 
@@ -175,8 +189,9 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
     """Run the AND and OR rules from the seed full connections (``seeds[i] = (x, y)`` with carrier
     ``seed_car[i]``) until nothing is new or ``max_work`` carrier combinations were tried.
 
-    ``narrow``: derive only connections with a group at one end (and semis through a group only
-    between groups): several times cheaper, and weaker (the search inside the tree uses it).
+    ``narrow``: derive only connections with a group at one end, by every rule (a semi through a
+    group included, which joins an empty cell to an edge past a stone's template): several times
+    cheaper, and weaker (the search inside the tree uses it).
     ``answers``: also work out the answers to intrusions (see :func:`_answers`).
 
     Returns (fulls, semis, semi keys, truncated) between ``edge_a`` and ``edge_b``, and the
@@ -192,7 +207,8 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
     qcar = np.empty((queue_cap, w_), np.uint64)
     qht = np.zeros(2, np.int64)
     work = np.zeros(1, np.int64)
-    orbuf = np.empty((2, w_), np.uint64)
+    orbuf = np.empty((2 * (_MAX_ORS - 1), w_), np.uint64)
+    pick = np.empty(_MAX_ORS - 1, np.int64)
     nokeys = np.empty(full_limit, np.int32)
     truncated = False
     for i in range(seeds.shape[0]):
@@ -226,10 +242,10 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
             mid, end = (x, y) if side == 0 else (y, x)
             if kind == _SEMI:
                 # full(w, mid) + semi(mid, end) through a group: semi(w, end), same key.
-                if mid < n_cells or (narrow and end < n_cells):
+                if mid < n_cells:
                     continue
                 for w in range(n_nodes):
-                    if w == end or w == mid or (narrow and w < n_cells):
+                    if w == end or w == mid or (narrow and w < n_cells and end < n_cells):
                         continue
                     a, b = (mid, w) if mid < w else (w, mid)
                     for k in range(fcnt[a, b]):
@@ -240,7 +256,7 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
                         for i in range(w_):
                             both[i] = c[i] | cx[i]
                         if not _add_semi(w, end, both, key, fcar, fcnt, scar, skey, scnt, full_limit,
-                                         semi_limit, q, qcar, qht, work, orbuf, nokeys):
+                                         semi_limit, q, qcar, qht, work, orbuf, pick, nokeys):
                             truncated = True
                 continue
             if narrow and mid < n_cells and end < n_cells:
@@ -262,7 +278,7 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
                             both[i] = c[i] | cx[i]
                         if not _add_full(end, w, both, fcar, fcnt, full_limit, q, qcar, qht, nokeys):
                             truncated = True
-                    for k in range(scnt[a, b] if not narrow or (w >= n_cells and end >= n_cells) else 0):
+                    for k in range(scnt[a, b]):
                         work[0] += 1
                         c = scar[a, b, k]
                         if not _disjoint(c, cx) or (w < n_cells and _has(cx, w)) or (end < n_cells and _has(c, end)):
@@ -270,7 +286,7 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
                         for i in range(w_):
                             both[i] = c[i] | cx[i]
                         if not _add_semi(end, w, both, skey[a, b, k], fcar, fcnt, scar, skey, scnt,
-                                         full_limit, semi_limit, q, qcar, qht, work, orbuf, nokeys):
+                                         full_limit, semi_limit, q, qcar, qht, work, orbuf, pick, nokeys):
                             truncated = True
                 else:
                     # Through an empty cell: full(end, mid) + full(mid, w) = semi(end, w) with key mid.
@@ -286,7 +302,7 @@ def hsearch(n_cells, n_nodes, seeds, seed_car, full_limit, semi_limit, max_work,
                             both[i] = c[i] | cx[i]
                         both[mid >> 6] |= np.uint64(1) << np.uint64(mid & 63)
                         if not _add_semi(end, w, both, mid, fcar, fcnt, scar, skey, scnt, full_limit,
-                                         semi_limit, q, qcar, qht, work, orbuf, nokeys):
+                                         semi_limit, q, qcar, qht, work, orbuf, pick, nokeys):
                             truncated = True
     a, b = (edge_a, edge_b) if edge_a < edge_b else (edge_b, edge_a)
     out = np.zeros((n_cells if answers else 0, w_), np.uint64)
