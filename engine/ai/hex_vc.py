@@ -22,7 +22,7 @@ IIIa) and many larger ones (tests check each by exhaustive search). The rules ru
 compiled (:mod:`engine.ai.hex_vc_kernel`, numba), in one of two modes: **full**, where
 connections between two empty cells are derived like any other (the root's), and
 **narrow**, where a derived connection keeps a group at one end (the only mode of the
-earlier pure-Python search), for the tree's often-visited nodes: a tenth to a twentieth of the
+earlier pure-Python search), for the tree's often-visited nodes: about a twentieth of the
 cost, and weaker (after MoHex's proven winning moves in our games, it sees the loser's threat
 in 32 of 42 positions where the full search sees 39 and MoHex's connections all 42). Each pair keeps
 only a few of the smallest carriers (a *soft limit*, as in Benzene), and the search

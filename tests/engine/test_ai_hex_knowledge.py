@@ -98,6 +98,15 @@ def test_hsearch_does_not_see_a_connection_through_a_cut():
 
 
 
+
+def test_the_or_rule_joins_two_ladders_that_each_reach_the_own_edge():
+    """Black's wall e3–e9 cut from the top by e2 and f2 has a semi on each side (c3, g2: each starts a
+    ladder down to Black's bottom edge), with carriers that share no cell: a full connection.
+    (A greedy OR rule, taking older semis in turn, missed it.)"""
+    g = grid(9)
+    found = edge_vcs(g, _mask(g, "e3 e4 e5 e6 e7 e8 e9"), _mask(g, "e2 f2"), True)
+    assert found.fulls
+
 @pytest.mark.parametrize("narrow", [False, True], ids=["full", "narrow"])
 def test_hsearch_joins_a_group_to_its_edge_past_a_ziggurat_as_mohex_does(narrow):
     """From a 9×9 game against MoHex (White's left side made solid): White's group g3–c6 reaches its
