@@ -78,7 +78,7 @@ import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent))
@@ -144,12 +144,35 @@ def _size(games: list[MatchGame]) -> int:
     return games[-1].size if games else 0
 
 
-def values(mohex: mm.MoHex, moves: list[str], seconds: float) -> tuple[str, dict[str, float | str]]:
-    """MoHex's move in the position after ``moves`` and its root values (a proven win 1, loss 0;
-    none when its connections decided the position without a search)."""
+def replay(mohex: mm.MoHex, moves: list[str]) -> None:
+    """Set MoHex's board to the position after ``moves`` (Black first)."""
     mohex.command("clear_board")
     for j, m in enumerate(moves):
         mohex.command(f"play {'bw'[j % 2]} {m}")
+
+
+def cached_rows(cache: str) -> dict[str, dict[str, Any]]:
+    """The judge's cache of MoHex's values (one JSON row per position), keyed by the moves joined by
+    spaces; empty when there is no cache yet."""
+    if not Path(cache).exists():
+        return {}
+    with open_text(Path(cache), "r") as f:
+        return {" ".join(r["moves"]): r for r in map(json.loads, f.read().splitlines())}
+
+
+def set_up(mohex: mm.MoHex, size: int, moves: list[str]) -> HexState:
+    """The position after ``moves`` on MoHex's board and as our search's state."""
+    replay(mohex, moves)
+    pos = make_options("hex", size, ()).new_position()
+    for m in moves:
+        pos.play(m)
+    return HexState.from_position(pos)
+
+
+def values(mohex: mm.MoHex, moves: list[str], seconds: float) -> tuple[str, dict[str, float | str]]:
+    """MoHex's move in the position after ``moves`` and its root values (a proven win 1, loss 0;
+    none when its connections decided the position without a search)."""
+    replay(mohex, moves)
     mohex.command(f"param_mohex max_time {seconds}")
     best = mohex.command(f"genmove {'bw'[len(moves) % 2]}").lower()
     mohex.command("undo")
@@ -286,13 +309,8 @@ def judge_opening(
 ) -> None:
     """The ``--opening`` review (see the module docstring)."""
     size, positions = opening_positions(err, plies, start)
-    known: dict[str, tuple[str, dict[str, float | str]]] = {}
-    if cache and Path(cache).exists():
-        with open_text(Path(cache), "r") as f:
-            lines = f.read().splitlines()
-        for line in lines:
-            r = json.loads(line)
-            known[" ".join(r["moves"])] = (r["mohex"], r["values"])
+    known: dict[str, tuple[str, dict[str, float | str]]] = {
+        key: (r["mohex"], r["values"]) for key, r in (cached_rows(cache) if cache else {}).items()}
     mohex = mm.MoHex(path, size)
     new: list[str] = []
     try:
@@ -370,25 +388,18 @@ EDGES = {"b": "north south", "w": "east west"}
 def threats(path: str, err: str, plies: int, cache: str, start: int = 0, set_size: int = 0) -> None:
     """The ``--threats`` count (see the module docstring)."""
     size, positions = opening_positions(err, plies, start)
-    with open_text(Path(cache), "r") as f:
-        known = {" ".join(r["moves"]): r["values"] for r in map(json.loads, f.read().splitlines())}
+    known = {key: r["values"] for key, r in cached_rows(cache).items()}
     proven = [(m, "won" if proven_win(known[" ".join(m)]) else "lost") for m in positions
               if " ".join(m) in known and (proven_win(known[" ".join(m)]) or proven_loss(known[" ".join(m)]))]
     mohex = mm.MoHex(path, size)
     seen: Counter[str] = Counter()
     try:
         for moves, result in proven:
-            mohex.command("clear_board")
-            for j, m in enumerate(moves):
-                mohex.command(f"play {'bw'[j % 2]} {m}")
+            state = set_up(mohex, size, moves)
             mover, other = "bw"[len(moves) % 2], "bw"[1 - len(moves) % 2]
             mohex.command(f"vc-build {mover}")
             theirs_mohex = any(mohex.command(f"vc-between-cells-{kind} {other} {EDGES[other]}").strip()
                                for kind in ("full", "semi"))
-            pos = make_options("hex", size, ()).new_position()
-            for m in moves:
-                pos.play(m)
-            state = HexState.from_position(pos)
             k = knowledge(state.t.g, state.black, state.white, state.black_to_move, both_boards=True,
                           set_size=set_size)
             theirs_ours = bool(k.vc.theirs.fulls or k.vc.theirs.semis)
@@ -438,8 +449,7 @@ def winning_move(vals: dict[str, float | str], mohex_move: str) -> str:
 def mustplays(path: str, err: str, plies: int, cache: str, start: int = 0, patterns: bool = True) -> None:
     """The ``--mustplay`` count (see the module docstring)."""
     size, positions = opening_positions(err, plies, start)
-    with open_text(Path(cache), "r") as f:
-        rows = {" ".join(r["moves"]): r for r in map(json.loads, f.read().splitlines())}
+    rows = cached_rows(cache)
     seen_keys: set[str] = set()
     after: list[list[str]] = []
     for m in positions:
@@ -458,9 +468,7 @@ def mustplays(path: str, err: str, plies: int, cache: str, start: int = 0, patte
     sizes: dict[str, list[int]] = {"mohex": [], "ours (root)": [], "ours (tree)": []}
     try:
         for moves in after:
-            mohex.command("clear_board")
-            for j, m in enumerate(moves):
-                mohex.command(f"play {'bw'[j % 2]} {m}")
+            state = set_up(mohex, size, moves)
             winner = "bw"[1 - len(moves) % 2]
             mohex.command(f"vc-build {winner}")
             if mohex.command(f"vc-between-cells-full {winner} {EDGES[winner]}").strip():
@@ -468,10 +476,6 @@ def mustplays(path: str, err: str, plies: int, cache: str, start: int = 0, patte
             else:
                 meet = carrier_meet(mohex.command(f"vc-between-cells-semi {winner} {EDGES[winner]}"))
                 sizes["mohex"].append(-1 if meet is None else len(meet))
-            pos = make_options("hex", size, ()).new_position()
-            for m in moves:
-                pos.play(m)
-            state = HexState.from_position(pos)
             g = state.t.g
             for name, k in (
                 ("ours (root)", knowledge(g, state.black, state.white, state.black_to_move, both_boards=True)),
