@@ -218,6 +218,9 @@ class Game:
     moves: list[str] = field(default_factory=list)
     #: the plies (counted as in ``our_proof``) at which our move came from the opening book
     book_plies: list[int] = field(default_factory=list)
+    #: our search's iterations a second on each move it searched (book moves and proofs by the
+    #: root's connections run none): a weak row can be checked against our speed in it
+    speed: list[float] = field(default_factory=list)
 
 
 def play(mohex: MoHex, row: Row, opening: str, ours: str, seed: int) -> Game:
@@ -240,6 +243,8 @@ def play(mohex: MoHex, row: Row, opening: str, ours: str, seed: int) -> Game:
                 game.our_proof = ply
             if report is not None and report.book:
                 game.book_plies.append(ply)
+            if report is not None and report.iterations > 0:
+                game.speed.append(report.iterations / max(game.wall["ours"][-1], 1e-9))
             pos.play(move)
             mohex.command(f"play {colour[0]} {move}")
             continue
@@ -351,8 +356,17 @@ def _game_line(row: Row, i: int, g: Game) -> str:
         f"<!-- {row.name} game {i + 1}: opening {g.opening}, ours {g.ours}, we {won} in {g.plies} plies{end}; "
         f"first proved at ply: ours {proof(g.our_proof)}, MoHex {proof(g.mohex_proof)}; "
         f"our book moves at plies: {' '.join(map(str, g.book_plies)) or 'none'}; "
-        f"MoHex restarts {g.restarts}, ICE-off moves {g.ice_off_moves}; moves {' '.join(g.moves)} -->"
+        f"MoHex restarts {g.restarts}, ICE-off moves {g.ice_off_moves}; "
+        f"our search {_median_speed(g.speed)} iterations/s (median of its searched moves); moves {' '.join(g.moves)} -->"
     )
+
+
+def _median_speed(speeds: list[float]) -> str:
+    """The median of a game's iterations a second, readable ("—" when our search never ran)."""
+    if not speeds:
+        return "—"
+    ordered = sorted(speeds)
+    return f"{ordered[len(ordered) // 2]:,.0f}"
 
 
 def summary(row: Row, games: list[Game]) -> str:

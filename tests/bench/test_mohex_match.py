@@ -75,3 +75,25 @@ def test_a_game_records_which_of_our_moves_came_from_the_opening_book(monkeypatc
         mohex.close()
     assert game.book_plies == [2] and game.conceded
     assert "our book moves at plies: 2;" in MATCH["_game_line"](MATCH["ROWS"][0], 1, game)
+
+
+def test_a_game_records_our_search_speed_on_the_moves_it_searched(monkeypatch):
+    # The opening book has no 7×7 Hex: our AI, White, searches its first move.
+    monkeypatch.setenv("FAKE_MOHEX_LOG", "Opponent has won; playing most blocking move.")
+    row = MATCH["Row"]("MoHex 7×7, 0.2 s a move", 7, 0.2, "easy")
+    mohex = MATCH["MoHex"](FAKE, 7)
+    try:
+        game = MATCH["play"](mohex, row, "d4", "white", seed=1)
+    finally:
+        mohex.close()
+    assert game.book_plies == [] and len(game.speed) == 1 and game.speed[0] > 0
+
+
+def test_the_game_line_gives_the_median_of_our_search_speed():
+    game = MATCH["Game"]("e5", "black", winner="white", plies=20, speed=[1500.0, 4200.0, 3100.0])
+    assert "our search 3,100 iterations/s" in MATCH["_game_line"](MATCH["ROWS"][0], 0, game)
+
+
+def test_the_game_line_says_so_when_our_search_never_ran():
+    game = MATCH["Game"]("e5", "white", winner="white", plies=20, book_plies=[2])
+    assert "our search — iterations/s" in MATCH["_game_line"](MATCH["ROWS"][0], 0, game)
