@@ -20,7 +20,9 @@ by asking with MoHex's inferior-cell engine off for that one move, and a third e
 the game, adjudicated by the knowledge our search trusts at its root (the full
 H-search on the filled board, both players) when it decides it, else not counted.
 The table counts the restarts; the per-game lines the ICE-off moves, resignations
-and adjudications.
+and adjudications, and our search's iterations a second (the median over the moves it
+searched): two rows run side by side share the machine, and a row played slower than
+another shows it there.
 
 "Proved" plies: ours come from :data:`engine.ai.hex_ai.LAST` (virtual connections
 or the tree's solver proved the result); MoHex's from its log: a ``genmove``
