@@ -20,9 +20,9 @@ by asking with MoHex's inferior-cell engine off for that one move, and a third e
 the game, adjudicated by the knowledge our search trusts at its root (the full
 H-search on the filled board, both players) when it decides it, else not counted.
 The table counts the restarts; the per-game lines the ICE-off moves, resignations
-and adjudications, and our search's iterations a second (the median over the moves it
-searched): two rows run side by side share the machine, and a row played slower than
-another shows it there.
+and adjudications, and each side's speed (our search's iterations a second, MoHex's
+"Games/s" from its log; the medians over the moves each searched): two rows run side by
+side share the machine, and a row played slower than another shows it there.
 
 "Proved" plies: ours come from :data:`engine.ai.hex_ai.LAST` (virtual connections
 or the tree's solver proved the result); MoHex's from its log: a ``genmove``
@@ -33,6 +33,7 @@ connections decided the position) or with "Winning sequence found".
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -178,10 +179,14 @@ class MoHex:
         text = self.log.read().decode(errors="replace")
         searched = "must search state" in text
         proved = (not searched) or "Winning sequence found" in text
+        self.last_speed = games_per_second(text)
         if searched:
             # Its search clock never runs under 1 s; the rest is outside it.
             self.overhead.append(max(0.0, wall - max(1.0, max_time)))
         return move.lower(), wall, cpu, proved
+
+    #: MoHex's search speed on its last ``genmove`` (None when it did not search)
+    last_speed: float | None = None
 
     def close(self) -> None:
         """Quit (or kill) the process."""
@@ -194,6 +199,12 @@ class MoHex:
             self.proc.kill()
             self.proc.wait()
         self.log.close()
+
+
+def games_per_second(log: str) -> float | None:
+    """MoHex's playouts a second, from the statistics its search writes to its log ("Games/s")."""
+    found = re.findall(r"^Games/s\s+([0-9.]+)", log, re.MULTILINE)
+    return float(found[-1]) if found else None
 
 
 @dataclass
@@ -223,6 +234,8 @@ class Game:
     #: our search's iterations a second on each move it searched (book moves and proofs by the
     #: root's connections run none): a weak row can be checked against our speed in it
     speed: list[float] = field(default_factory=list)
+    #: MoHex's playouts a second on each move it searched (its log's "Games/s")
+    mohex_speed: list[float] = field(default_factory=list)
 
 
 def play(mohex: MoHex, row: Row, opening: str, ours: str, seed: int) -> Game:
@@ -299,6 +312,8 @@ def _mohex_move(mohex: MoHex, pos, colour: str, seconds: float, game: Game) -> s
                 mohex.command(f"play {'bw'[i % 2]} {a}")
             continue
         game.wall["mohex"].append(wall)
+        if mohex.last_speed is not None:
+            game.mohex_speed.append(mohex.last_speed)
         game.cpu["mohex"].append(cpu)
         if proved and game.mohex_proof is None:
             game.mohex_proof = len(pos.actions) + 1
@@ -359,7 +374,8 @@ def _game_line(row: Row, i: int, g: Game) -> str:
         f"first proved at ply: ours {proof(g.our_proof)}, MoHex {proof(g.mohex_proof)}; "
         f"our book moves at plies: {' '.join(map(str, g.book_plies)) or 'none'}; "
         f"MoHex restarts {g.restarts}, ICE-off moves {g.ice_off_moves}; "
-        f"our search {_median_speed(g.speed)} iterations/s (median of its searched moves); moves {' '.join(g.moves)} -->"
+        f"our search {_median_speed(g.speed)} iterations/s, MoHex's {_median_speed(g.mohex_speed)} games/s "
+        f"(medians of their searched moves); moves {' '.join(g.moves)} -->"
     )
 
 

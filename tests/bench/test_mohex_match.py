@@ -94,6 +94,17 @@ def test_the_game_line_gives_the_median_of_our_search_speed():
     assert "our search 3,100 iterations/s" in MATCH["_game_line"](MATCH["ROWS"][0], 0, game)
 
 
+def test_the_game_line_gives_the_median_of_mohex_speed():
+    game = MATCH["Game"]("e5", "black", winner="white", plies=20, mohex_speed=[7918.0, 8100.5, 6000.0])
+    assert "MoHex's 7,918 games/s" in MATCH["_game_line"](MATCH["ROWS"][0], 0, game)
+
+
+def test_mohex_speed_is_read_from_the_statistics_in_its_log():
+    log = "Count          8838\nGamesPlayed    8838\nGames/s        7918.0\nTime           1.1\n"
+    assert MATCH["games_per_second"](log) == 7918.0
+    assert MATCH["games_per_second"]("Best move cannot be determined, must search state.\n") is None
+
+
 def test_the_game_line_says_so_when_our_search_never_ran():
     game = MATCH["Game"]("e5", "white", winner="white", plies=20, book_plies=[2])
     assert "our search — iterations/s" in MATCH["_game_line"](MATCH["ROWS"][0], 0, game)
