@@ -380,7 +380,8 @@ def _game_line(row: Row, i: int, g: Game) -> str:
 
 
 def _median_speed(speeds: list[float]) -> str:
-    """The median of a game's iterations a second, readable ("—" when our search never ran)."""
+    """The median of one side's speeds over a game (our iterations or MoHex's games a second),
+    readable ("—" when that side never searched)."""
     if not speeds:
         return "—"
     ordered = sorted(speeds)
