@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent))
 
-from mohex_match import MoHex  # noqa: E402
+from mohex_match import MoHex, MoHexCrashed  # noqa: E402
 from mohex_review import match_games  # noqa: E402
 
 from engine import make_options  # noqa: E402
@@ -58,15 +58,20 @@ def _colour(stones: int) -> str:
 
 def mohex_speeds(path: str, size: int, moves_list: list[list[str]], seconds: float) -> list[float]:
     """MoHex's games a second on each position it searched (a position its knowledge decides
-    runs no search and gives none)."""
+    runs no search and gives none; one it crashes on, as it does once it has found a game
+    decided, gives none either, and MoHex is started again for the next)."""
     mohex = MoHex(path, size)
     speeds = []
     try:
         for moves in moves_list:
-            mohex.command("clear_board")
-            for k, move in enumerate(moves):
-                mohex.command(f"play {_colour(k)} {move}")
-            mohex.genmove(_colour(len(moves)), seconds)
+            try:
+                mohex.command("clear_board")
+                for k, move in enumerate(moves):
+                    mohex.command(f"play {_colour(k)} {move}")
+                mohex.genmove(_colour(len(moves)), seconds)
+            except MoHexCrashed:
+                mohex.start()
+                continue
             if mohex.last_speed is not None:
                 speeds.append(mohex.last_speed)
     finally:
@@ -96,7 +101,11 @@ def our_speeds(size: int, moves_list: list[list[str]], seconds: float) -> list[f
 
 def _run(side: Side, out: mp.Queue) -> None:
     func, args = side
-    out.put(func(*args))
+    try:
+        out.put(func(*args))
+    except BaseException as error:
+        out.put(error)  # the parent waits on the queue: give it the failure, not silence
+        raise
 
 
 def at_once(sides: list[Side]) -> list[list[float]]:
@@ -109,6 +118,9 @@ def at_once(sides: list[Side]) -> list[list[float]]:
     results = [q.get() for q in queues]
     for p in procs:
         p.join()
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
     return results
 
 

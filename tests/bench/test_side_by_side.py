@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import runpy
+import sys
 from pathlib import Path
+
+import pytest
 
 from tests.bench.match_log import ROOT, game_line, match_log
 
@@ -61,3 +64,23 @@ def test_a_position_our_connections_decide_gives_no_speed():
 
 def test_sides_run_at_once_give_their_results_in_order():
     assert BENCH["at_once"]([(sorted, ([3.0, 1.0],)), (list, ((2.0,),))]) == [[1.0, 3.0], [2.0]]
+
+
+def test_a_position_mohex_crashes_on_gives_no_speed_and_the_next_is_still_measured(monkeypatch, tmp_path):
+    # The fake crashes on every genmove unless FAKE_MOHEX_MOVE is set: a one-shot flag file lets the
+    # first search crash and the second answer.
+    flag = tmp_path / "crashed"
+    wrapper = tmp_path / "mohex.sh"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f'if [ -e "{flag}" ]; then export FAKE_MOHEX_MOVE=c3; else touch "{flag}"; fi\n'
+        f'exec "{sys.executable}" "{FAKE}"\n'
+    )
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("FAKE_MOHEX_LOG", "Games/s     99.0")
+    assert BENCH["mohex_speeds"](str(wrapper), 7, [SEVEN[:4], SEVEN[:8]], 0.1) == [99.0]
+
+
+def test_a_side_that_fails_fails_the_run_instead_of_hanging():
+    with pytest.raises(ZeroDivisionError):
+        BENCH["at_once"]([(divmod, (1, 0))])
