@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.append(str(Path(__file__).resolve().parent))
 
 from mohex_match import MoHex, MoHexCrashed  # noqa: E402
-from mohex_review import match_games  # noqa: E402
+from mohex_review import match_games, replay  # noqa: E402
 
 from engine import make_options  # noqa: E402
 from engine.ai import choose, hex_ai  # noqa: E402
@@ -52,10 +52,6 @@ def positions(paths: list[str], size: int, plies: list[int], count: int) -> list
     return out[:count]
 
 
-def _colour(stones: int) -> str:
-    return "b" if stones % 2 == 0 else "w"
-
-
 def mohex_speeds(path: str, size: int, moves_list: list[list[str]], seconds: float) -> list[float]:
     """MoHex's games a second on each position it searched (a position its knowledge decides
     runs no search and gives none; one it crashes on, as it does once it has found a game
@@ -65,10 +61,8 @@ def mohex_speeds(path: str, size: int, moves_list: list[list[str]], seconds: flo
     try:
         for moves in moves_list:
             try:
-                mohex.command("clear_board")
-                for k, move in enumerate(moves):
-                    mohex.command(f"play {_colour(k)} {move}")
-                mohex.genmove(_colour(len(moves)), seconds)
+                replay(mohex, moves)
+                mohex.genmove("bw"[len(moves) % 2], seconds)
             except MoHexCrashed:
                 mohex.start()
                 continue
@@ -137,27 +131,28 @@ def main() -> None:
     moves_list = positions(a.logs, a.size, a.plies, a.positions)
     if not moves_list:
         sys.exit(f"no {a.size}×{a.size} game in those logs goes past {min(a.plies) + 6} plies")
-    mohex: Side = (mohex_speeds, (a.mohex, a.size, moves_list, a.seconds))
-    ours: Side = (our_speeds, (a.size, moves_list, a.seconds))
+    sides: dict[str, Side] = {
+        "MoHex": (mohex_speeds, (a.mohex, a.size, moves_list, a.seconds)),
+        "ours": (our_speeds, (a.size, moves_list, a.seconds)),
+    }
     conditions = [
-        ("MoHex alone (baseline)", [mohex], ["mohex"]),
-        ("ours alone (baseline)", [ours], ["ours"]),
-        ("MoHex beside MoHex", [mohex, mohex], ["mohex", "mohex"]),
-        ("ours beside ours", [ours, ours], ["ours", "ours"]),
-        ("MoHex beside ours", [mohex, ours], ["mohex", "ours"]),
+        ("MoHex alone (baseline)", ["MoHex"]),
+        ("ours alone (baseline)", ["ours"]),
+        ("MoHex beside MoHex", ["MoHex", "MoHex"]),
+        ("ours beside ours", ["ours", "ours"]),
+        ("MoHex beside ours", ["MoHex", "ours"]),
     ]
     print(f"{len(moves_list)} positions, {a.size}×{a.size}, {a.seconds:g} s each\n")
     print("| condition | side | positions searched | median speed | vs alone |")
     print("|---|---|---:|---:|---:|")
     alone: dict[str, float] = {}
-    for name, sides, who in conditions:
-        for side, speeds in zip(who, at_once(sides)):
+    for name, who in conditions:
+        for side, speeds in zip(who, at_once([sides[w] for w in who])):
             median = statistics.median(speeds) if speeds else 0.0
             alone.setdefault(side, median)
             ratio = median / alone[side] if alone[side] else 0.0
-            unit = "games/s" if side == "mohex" else "iterations/s"
-            label = "MoHex" if side == "mohex" else "ours"
-            print(f"| {name} | {label} | {len(speeds)} | {median:,.0f} {unit} | {ratio:.2f}× |", flush=True)
+            unit = "games/s" if side == "MoHex" else "iterations/s"
+            print(f"| {name} | {side} | {len(speeds)} | {median:,.0f} {unit} | {ratio:.2f}× |", flush=True)
 
 
 if __name__ == "__main__":
