@@ -32,17 +32,21 @@ What makes it stronger than plain UCT in connection games:
   (its optional ``take_answers``) for the next node's priors and policy.
 
 The tree is built one node per iteration; children's statistics live in their
-parent's arrays so that selection is a single loop over plain lists.
+parent's array, which selection and backup read in compiled loops
+(:mod:`engine.ai.mcts_kernel`).
 """
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
+
+import numpy as np
+
+from . import mcts_kernel as kernel
 
 
 class SearchState(Protocol):
@@ -82,8 +86,8 @@ class Expansion:
 
     moves: list[int]
     keys: list[int]
-    prior_n: list[float]
-    prior_w: list[float]
+    prior_n: list[float] | np.ndarray
+    prior_w: list[float] | np.ndarray
     proven: int | None = None
 
 
@@ -124,30 +128,37 @@ class Params:
 
 
 class Node:
-    """A tree node: the mover's seat and, per child, move, AMAF key, stats and node."""
+    """A tree node: the mover's seat and, per child, move, node and statistics.
+
+    The children's statistics live in one array (``stats``; its rows are
+    :mod:`engine.ai.mcts_kernel`'s ``N``, ``W``, ``RN``, ``RW``, ``BIAS`` and ``KEY``), which
+    the compiled selection and backup read in one call per node; ``n``, ``w``, ``rn``, ``rw``,
+    ``keys`` and ``bias`` read them as lists.
+    """
 
     __slots__ = (
-        "player", "moves", "keys", "children", "n", "w", "rn", "rw", "visits", "proven", "dropped", "bias", "fill",
-        "answers", "refined",
+        "player", "moves", "children", "stats", "visits", "proven", "dropped", "has_bias", "fill", "answers",
+        "refined",
     )
 
     def __init__(self, player: int, exp: Expansion) -> None:
         self.player = player
         self.moves = exp.moves
-        self.keys = exp.keys
         self.children: list[Node | None] = [None] * len(exp.moves)
-        self.n = [0] * len(exp.moves)
-        self.w = [0.0] * len(exp.moves)
-        # Kept positive: selection divides by rn + n (see _select).
-        self.rn = [p if p > 0 else 1e-6 for p in exp.prior_n]
-        self.rw = list(exp.prior_w)
+        stats = np.zeros((kernel.ROWS, len(exp.moves)))
+        # Kept positive: selection divides by rn + n (see kernel.select).
+        stats[kernel.RN] = exp.prior_n
+        stats[kernel.RN] = np.where(stats[kernel.RN] > 0, stats[kernel.RN], 1e-6)
+        stats[kernel.RW] = exp.prior_w
+        stats[kernel.KEY] = exp.keys
+        self.stats = stats
         self.visits = 0
         self.proven = exp.proven
         # (visits, move) of children dropped as proven losses: the fallback when every
         # move loses (the root must still answer something, preferably a stubborn one).
         self.dropped: list[tuple[int, int]] = []
-        #: per child, the progressive-bias constant times its policy probability (None: no policy yet)
-        self.bias: list[float] | None = None
+        #: whether the node has a policy (its children's ``bias`` row was set; see ``Search._add_policy``)
+        self.has_bias = False
         #: what the state takes on at this node on every pass (see ``Search._refine``; None: nothing)
         self.fill: object | None = None
         #: per move, the opponent's answers to it (see :class:`Refinement`; None: none known)
@@ -155,14 +166,48 @@ class Node:
         #: whether the state's ``refine()`` already ran here (see ``Search._refine``)
         self.refined = False
 
+    @property
+    def n(self) -> list[int]:
+        """Each child's visits."""
+        return [int(x) for x in self.stats[kernel.N]]
+
+    @property
+    def w(self) -> list[float]:
+        """Each child's wins (for the node's mover)."""
+        return self.stats[kernel.W].tolist()
+
+    @property
+    def rn(self) -> list[float]:
+        """Each child's AMAF visits (virtual ones from the priors included)."""
+        return self.stats[kernel.RN].tolist()
+
+    @property
+    def rw(self) -> list[float]:
+        """Each child's AMAF wins."""
+        return self.stats[kernel.RW].tolist()
+
+    @property
+    def keys(self) -> list[int]:
+        """Each child's AMAF key."""
+        return [int(x) for x in self.stats[kernel.KEY]]
+
+    @property
+    def bias(self) -> list[float] | None:
+        """Each child's progressive bias (the constant times its policy probability); None: no policy yet."""
+        return self.stats[kernel.BIAS].tolist() if self.has_bias else None
+
+    @bias.setter
+    def bias(self, values: list[float] | None) -> None:
+        self.stats[kernel.BIAS] = 0.0 if values is None else values
+        self.has_bias = values is not None
+
     def best_index(self) -> int:
         """The most visited child (wins break ties); a proven win comes first."""
         for i, child in enumerate(self.children):
             if child is not None and child.proven == self.player:
                 return i
-        best, bi = (-1, -1.0), 0
-        for i in range(len(self.moves)):
-            key = (self.n[i], self.w[i])
+        best, bi = (-1.0, -1.0), 0
+        for i, key in enumerate(zip(self.stats[kernel.N].tolist(), self.stats[kernel.W].tolist())):
             if key > best:
                 best, bi = key, i
         return bi
@@ -170,24 +215,24 @@ class Node:
     def drop(self, i: int) -> None:
         """Remove child ``i`` (a proven loss, or a move a refinement found no better than one it
         kept), remembering its visits for the fallback."""
-        self.dropped.append((self.n[i], self.moves[i]))
+        self.dropped.append((int(self.stats[kernel.N, i]), self.moves[i]))
         self._remove(i)
 
     def _remove(self, i: int) -> None:
-        """Remove child ``i`` from every per-child list."""
-        for arr in (self.moves, self.keys, self.children, self.n, self.w, self.rn, self.rw):
-            arr.pop(i)
-        if self.bias is not None:
-            self.bias.pop(i)
+        """Remove child ``i``: its move, node and statistics."""
+        self.moves.pop(i)
+        self.children.pop(i)
+        self.stats = np.delete(self.stats, i, axis=1)
 
     def keep_only(self, allowed: int) -> bool:
         """Forget the moves not in ``allowed`` (a bitboard of moves), as when this node becomes
         the root of a search restricted to them. False, and nothing forgotten, if none is allowed."""
-        if not any(allowed >> m & 1 for m in self.moves):
+        kept = [i for i, m in enumerate(self.moves) if allowed >> m & 1]
+        if not kept:
             return False
-        for i in reversed(range(len(self.moves))):
-            if not allowed >> self.moves[i] & 1:
-                self._remove(i)
+        self.moves = [self.moves[i] for i in kept]
+        self.children = [self.children[i] for i in kept]
+        self.stats = self.stats[:, kept]
         return True
 
     def child_for(self, move: int) -> Node | None:
@@ -196,54 +241,6 @@ class Node:
             return self.children[self.moves.index(move)]
         except ValueError:
             return None
-
-
-#: 1/sqrt(n + 1) for visit counts n, grown on demand (a list lookup beats sqrt in the loop)
-_INV_SQRT: list[float] = [1.0 / math.sqrt(i + 1) for i in range(4096)]
-
-
-def _inv_sqrt(visits: int) -> list[float]:
-    """:data:`_INV_SQRT`, long enough for any child of a node with ``visits`` visits."""
-    inv = _INV_SQRT
-    if visits >= len(inv):
-        inv.extend(1.0 / math.sqrt(i + 1) for i in range(len(inv), 2 * visits + 1))
-    return inv
-
-
-def _select(node: Node, k: float, explore: float) -> int:
-    """The child with the best RAVE-blended score plus UCB exploration.
-
-    The blend ``(1-β)·w/n + β·rw/rn`` with ``β = rn/(rn + n + K·rn·n)`` simplifies to
-    ``(w·(1 + K·rn) + rw) / (rn + n·(1 + K·rn))``: no division by a zero ``n``.
-    Adapters' priors keep ``rn`` positive, so the denominator never vanishes. A node
-    with a policy adds each child's progressive bias, which fades like the exploration.
-    """
-    n, w, rn, rw = node.n, node.w, node.rn, node.rw
-    best, bi = -1.0, 0
-    if node.bias is not None:
-        inv = _inv_sqrt(node.visits)
-        c = explore * math.sqrt(math.log(node.visits + 1))
-        for i, ni, wi, ri, rwi, bi_ in zip(range(len(n)), n, w, rn, rw, node.bias):
-            f = 1.0 + k * ri
-            s = (wi * f + rwi) / (ri + ni * f) + (c + bi_) * inv[ni]
-            if s > best:
-                best, bi = s, i
-        return bi
-    if explore:
-        inv = _inv_sqrt(node.visits)
-        c = explore * math.sqrt(math.log(node.visits + 1))
-        for i, ni, wi, ri, rwi in zip(range(len(n)), n, w, rn, rw):
-            f = 1.0 + k * ri
-            s = (wi * f + rwi) / (ri + ni * f) + c * inv[ni]
-            if s > best:
-                best, bi = s, i
-        return bi
-    for i, ni, wi, ri, rwi in zip(range(len(n)), n, w, rn, rw):
-        f = 1.0 + k * ri
-        s = (wi * f + rwi) / (ri + ni * f)
-        if s > best:
-            best, bi = s, i
-    return bi
 
 
 class Search:
@@ -305,13 +302,13 @@ class Search:
                 # where hidden choices follow): evaluate it by a playout every time.
                 self._backup(path, *state.playout(self.rng))
                 return
-            i = _select(node, k, explore)
+            i = kernel.select(node.stats, node.visits, k, explore)
             path.append((node, i))
             state.play(node.moves[i])
             if node.answers is not None and node.moves[i] in node.answers:
                 state.take_answers(node.answers[node.moves[i]])  # type: ignore[attr-defined]
             child = node.children[i]
-            if child is None and node.n[i] < expand_at and state.winner is None:
+            if child is None and node.stats[kernel.N, i] < expand_at and state.winner is None:
                 # Not worth a node yet: most children are tried once and never again.
                 self._backup(path, *state.playout(self.rng))
                 return
@@ -413,19 +410,10 @@ class Search:
     @staticmethod
     def _backup(path: list[tuple[Node, int]], winner: int, m0: int, m1: int) -> None:
         """Count one result along the path: visits, wins and AMAF for every sibling."""
+        masks = (kernel.mask_words(m0) if m0 else kernel.NO_MASK, kernel.mask_words(m1) if m1 else kernel.NO_MASK)
         for node, i in path:
-            r = 1.0 if winner == node.player else 0.0
             node.visits += 1
-            node.n[i] += 1
-            node.w[i] += r
-            mask = m1 if node.player else m0
-            if mask:
-                rn, rw = node.rn, node.rw
-                keys = node.keys
-                for j in range(len(keys)):
-                    if mask >> keys[j] & 1:
-                        rn[j] += 1.0
-                        rw[j] += r
+            kernel.backup(node.stats, i, 1.0 if winner == node.player else 0.0, masks[node.player])
 
     @staticmethod
     def _solve(path: list[tuple[Node, int]]) -> None:
