@@ -365,6 +365,39 @@ def test_the_answer_to_an_intrusion_into_a_ziggurat_gets_the_strongest_prior():
     assert all(answer[1] > w for _, w in by_move.values())
 
 
+@pytest.mark.parametrize(("size", "k"), [(80, 40), (80, 27), (60, 21), (20, 7), (9, 1)])
+def test_a_playouts_random_fill_takes_exactly_k_cells_of_the_empty_ones(size, k):
+    """The odd-cell rule needs exactly k cells for one colour, near half (the fast path) or not."""
+    rng = random.Random(size * 100 + k)
+    cells = sum(1 << c for c in rng.sample(range(121), size))
+    for _ in range(200):
+        chosen = hex_ai._random_subset(cells, size, k, rng)
+        assert chosen & ~cells == 0 and chosen.bit_count() == k
+
+
+def test_a_playouts_random_fill_gives_every_cell_the_same_chance():
+    """Each of 12 cells is in a random 6-cell fill about half the time (a biased fill would skew
+    every playout's winner toward some cells)."""
+    rng = random.Random(5)
+    cells = sum(1 << c for c in range(0, 36, 3))
+    counts = [0] * 36
+    for _ in range(6000):
+        chosen = hex_ai._random_subset(cells, 12, 6, rng)
+        for c in bits(chosen):
+            counts[c] += 1
+    assert all(abs(counts[c] - 3000) < 250 for c in bits(cells))
+
+
+def test_the_priors_favour_cells_near_stones_and_bridges_and_disfavour_the_bare_rim():
+    """Black e5 alone on a 9×9 board, Black to move: a bridge cell and a cell in contact get the
+    best prior, an open cell less, a rim cell away from stones the least."""
+    g = grid(9)
+    exp = _state(g, _mask(g, "e5"), _mask(g, "a9"), black_to_move=True).expand()
+    prior = dict(zip(exp.moves, (w / n for n, w in zip(exp.prior_n, exp.prior_w))))
+    bridge, contact, open_, rim = (prior[g.parse(c)] for c in ("f3", "e4", "c5", "a1"))
+    assert bridge == contact > open_ > rim
+
+
 # -- mustplay and proven wins ------------------------------------------------------------
 def test_the_ai_answers_an_intrusion_into_the_ziggurat():
     """White played e2 inside Black's ziggurat: Black's one winning reply (by H-search) keeps it."""
