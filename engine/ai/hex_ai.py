@@ -11,7 +11,8 @@ playout policy that always answers an intrusion into a bridge or template would
 give. Where one colour's carrier meets the other's, a cell already given settles
 the pair (the owner keeps the other cell), so crossing bridges of both colours both
 hold, as they do when each side answers the other's intrusion. Then the rest is
-filled at random and one flood fill decides.
+filled at random and one flood fill decides. The playout is compiled
+(:mod:`engine.ai.hex_playout_kernel`), as are the tree's inner loops.
 
 Priors come twice: cheap hand-written ones (virtual AMAF playouts) for every new
 node, and the learned policy of :mod:`engine.ai.hex_patterns` as a progressive bias
@@ -43,6 +44,7 @@ import numpy as np
 
 from ..geometry import HexGrid, bits, grid
 from ..hex import Hex
+from . import hex_playout_kernel as playout_kernel
 from .hex_book import book_move
 from .hex_inferior import FillIn, dead_once, inferior
 from .hex_ladder import hopeless_pushes
@@ -122,6 +124,44 @@ class HexTables:
             self.template_saves[colour_black] = tuple(tuple(v) for v in by_cell)
         # Cells on the first and last rows and columns (rarely good early).
         self.rim = g.top | g.bottom | g.left | g.right
+        #: 64-bit words of a bitboard, and the compiled playout's tables (see ``_kernel_tables``)
+        self.words = (n * n + 63) // 64
+        self.kernel_tables = _kernel_tables(g, self.fill_patterns)
+
+
+def _kernel_tables(
+    g: HexGrid, fill_patterns: dict[bool, tuple[tuple[int, int | None, tuple[tuple[int, int], ...]], ...]],
+) -> tuple[np.ndarray, ...]:
+    """The fill patterns and the board as :func:`engine.ai.hex_playout_kernel.playout` reads them:
+    per colour (Black first) and pattern, the cells it may sit on, its partner's offset, its
+    carrier pairs and their count; then each cell's neighbours (-1 pads) and edge flags."""
+    cells = g.n * g.n
+    count = len(fill_patterns[True])
+    valid = np.zeros((2, count, cells), dtype=np.uint8)
+    partner = np.full((2, count), playout_kernel.NO_PARTNER, dtype=np.int64)
+    pairs = np.zeros((2, count, playout_kernel.MAX_PAIRS, 2), dtype=np.int64)
+    npairs = np.zeros((2, count), dtype=np.int64)
+    for c, colour_black in enumerate((True, False)):
+        for p, (where, offset, carriers) in enumerate(fill_patterns[colour_black]):
+            valid[c, p] = _cell_bits(where, cells)[:cells]
+            if offset is not None:
+                partner[c, p] = offset
+            pairs[c, p, : len(carriers)] = carriers
+            npairs[c, p] = len(carriers)
+    neighbours = np.full((cells, 6), -1, dtype=np.int64)
+    edges = np.zeros(cells, dtype=np.int64)
+    for x in range(cells):
+        neighbours[x, : len(g.neighbours[x])] = g.neighbours[x]
+        for flag, side in ((playout_kernel.TOP, g.top), (playout_kernel.BOTTOM, g.bottom),
+                           (playout_kernel.LEFT, g.left), (playout_kernel.RIGHT, g.right)):
+            if side >> x & 1:
+                edges[x] |= flag
+    return valid, partner, pairs, npairs, neighbours, edges
+
+
+def _words(board: int, words: int) -> np.ndarray:
+    """A bitboard as ``words`` little-endian 64-bit words."""
+    return np.frombuffer(board.to_bytes(8 * words, "little"), dtype="<u8")
 
 
 @cache
@@ -466,92 +506,23 @@ class HexState:
 
     # -- playouts --------------------------------------------------------------------
     def playout(self, rng: random.Random) -> tuple[int, int, int]:
-        """A bridge-aware random fill; returns (winning seat, seat 0's cells, seat 1's cells)."""
+        """A bridge-aware random fill (see the module's account; compiled in
+        :mod:`engine.ai.hex_playout_kernel`, seeded from ``rng``); returns (winning seat, seat 0's
+        cells, seat 1's cells)."""
         if self.winner is not None:
             return self.winner, 0, 0
         t = self.t
-        g = t.g
-        black, white = self.black, self.white
-        empty = g.full & ~(black | white)
-        total = empty.bit_count()
-        # Swap is never taken in playouts (it is a tree decision only).
-        getrandbits = rng.getrandbits
-        given_b = given_w = 0
-        # The side to move settles first where both colours want the same pair of cells.
-        for colour_black in (self.black_to_move, not self.black_to_move):
-            stones = black if colour_black else white
-            own, opp = (given_b, given_w) if colour_black else (given_w, given_b)
-            for valid, partner, pairs in t.fill_patterns[colour_black]:
-                m = valid & stones
-                if partner is not None and m:
-                    m &= _shift(stones, partner)
-                for a, b in pairs:
-                    if not m:
-                        break
-                    m &= _shift(empty, a) & _shift(empty, b)
-                while m:
-                    low = m & -m
-                    m ^= low
-                    x = low.bit_length() - 1
-                    for a, b in pairs:
-                        ab = (1 << (x + a)) | (1 << (x + b))
-                        if ab & own:
-                            continue  # the owner already has a cell of this pair
-                        free = ab & ~(own | opp)
-                        if free == ab:
-                            # Both free: one each, at random.
-                            keep = ab & -ab if getrandbits(1) else ab & (ab - 1)
-                            own |= keep
-                            opp |= ab ^ keep
-                        elif free:
-                            # The opponent was given the other cell: the owner answers with this one.
-                            own |= free
-            given_b, given_w = (own, opp) if colour_black else (opp, own)
-        taken = given_b | given_w
-        rest = empty & ~taken
-        free = rest.bit_count()
-        # The side to move gets the odd cell of the whole fill.
-        want_b = (total + 1) // 2 if self.black_to_move else total // 2
-        k = want_b - given_b.bit_count()
-        if k <= 0:
-            fill = 0
-        elif k >= free:
-            fill = rest
-        else:
-            fill = _random_subset(rest, free, k, rng)
-        black_final = black | given_b | fill
-        white_final = white | given_w | (rest & ~fill)
-        black_wins = g.connects(black_final, True)
+        out = np.empty((2, t.words), dtype=np.uint64)
+        black_wins = playout_kernel.playout(
+            _words(self.black, t.words), _words(self.white, t.words), self.black_to_move, rng.getrandbits(63),
+            *t.kernel_tables, out,
+        )
+        black_final = int.from_bytes(out[0].tobytes(), "little")
+        white_final = int.from_bytes(out[1].tobytes(), "little")
         winner = self.swapped if black_wins else 1 ^ self.swapped
         if self.swapped:
             return winner, white_final, black_final
         return winner, black_final, white_final
-
-
-#: tries of the rejection in :func:`_random_subset` before it samples indices
-_SUBSET_TRIES = 48
-
-
-def _random_subset(cells: int, size: int, k: int, rng: random.Random) -> int:
-    """A uniformly random subset of exactly ``k`` of the ``size`` bits of ``cells``.
-
-    Rejection on random bit masks is fast when k is near size/2 (the usual case):
-    a try costs a fraction of a microsecond and succeeds about once in ten on a board's
-    80 empty cells, so :data:`_SUBSET_TRIES` of them leave the slow path (sampling
-    indices, some 30 µs) to about one fill in a hundred.
-    """
-    getrandbits = rng.getrandbits
-    n = cells.bit_length()
-    if 3 * k >= size and 3 * k <= 2 * size:
-        for _ in range(_SUBSET_TRIES):
-            f = getrandbits(n) & cells
-            if f.bit_count() == k:
-                return f
-    chosen = rng.sample(bits(cells), k)
-    out = 0
-    for c in chosen:
-        out |= 1 << c
-    return out
 
 
 #: how far above every other move's learned score an intrusion's answer is put (e: about 2.7× as likely)

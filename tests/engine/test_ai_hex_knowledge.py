@@ -365,27 +365,41 @@ def test_the_answer_to_an_intrusion_into_a_ziggurat_gets_the_strongest_prior():
     assert all(answer[1] > w for _, w in by_move.values())
 
 
-@pytest.mark.parametrize(("size", "k"), [(80, 40), (80, 27), (60, 21), (20, 7), (9, 1)])
-def test_a_playouts_random_fill_takes_exactly_k_cells_of_the_empty_ones(size, k):
-    """The odd-cell rule needs exactly k cells for one colour, near half (the fast path) or not."""
-    rng = random.Random(size * 100 + k)
-    cells = sum(1 << c for c in rng.sample(range(121), size))
+@pytest.mark.parametrize("black_to_move", [True, False])
+def test_a_playout_fills_every_empty_cell_and_gives_the_side_to_move_the_odd_one(black_to_move):
+    """Stones stay, every empty cell is filled, and the side to move gets the odd cell of the
+    75 empty ones, bridges and templates included."""
+    g = grid(9)
+    black, white = _mask(g, "e5 d6 c3"), _mask(g, "d5 f4 b8")
+    state = _state(g, black, white, black_to_move)
+    empty = g.full & ~(black | white)
+    rng = random.Random(11)
     for _ in range(200):
-        chosen = hex_ai._random_subset(cells, size, k, rng)
-        assert chosen & ~cells == 0 and chosen.bit_count() == k
+        _, b, w = state.playout(rng)
+        assert b & black == black and w & white == white and b & w == 0 and b | w == g.full
+        mover, other = (b, w) if black_to_move else (w, b)
+        assert ((mover & empty).bit_count(), (other & empty).bit_count()) == (38, 37)
 
 
-def test_a_playouts_random_fill_gives_every_cell_the_same_chance():
-    """Each of 12 cells is in a random 6-cell fill about half the time (a biased fill would skew
-    every playout's winner toward some cells)."""
+def test_a_playout_gives_each_open_cell_to_either_colour_about_equally_often():
+    """On an empty 9×9 board (no pattern applies) each cell is Black's in about half the playouts:
+    a biased fill would skew every playout's winner toward some cells."""
+    g = grid(9)
+    state = _state(g, 0, 0, black_to_move=True)
     rng = random.Random(5)
-    cells = sum(1 << c for c in range(0, 36, 3))
-    counts = [0] * 36
-    for _ in range(6000):
-        chosen = hex_ai._random_subset(cells, 12, 6, rng)
-        for c in bits(chosen):
+    counts = [0] * g.cells
+    for _ in range(4000):
+        _, b, _ = state.playout(rng)
+        for c in bits(b):
             counts[c] += 1
-    assert all(abs(counts[c] - 3000) < 250 for c in bits(cells))
+    assert all(abs(count - 4000 * 41 / 81) < 200 for count in counts)
+
+
+def test_the_same_seed_gives_the_same_playout():
+    """A playout is a function of the position and the search's random numbers."""
+    g = grid(9)
+    state = _state(g, _mask(g, "e5"), _mask(g, "d5"), black_to_move=True)
+    assert state.playout(random.Random(8)) == state.playout(random.Random(8))
 
 
 def test_the_priors_favour_cells_near_stones_and_bridges_and_disfavour_the_bare_rim():
