@@ -129,9 +129,13 @@ class HexTables:
         self.kernel_tables = _kernel_tables(g, self.fill_patterns)
 
 
+#: what ``_kernel_tables`` gives: valid cells, partners, pairs, pair counts, neighbours, edges
+KernelTables = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
 def _kernel_tables(
     g: HexGrid, fill_patterns: dict[bool, tuple[tuple[int, int | None, tuple[tuple[int, int], ...]], ...]],
-) -> tuple[np.ndarray, ...]:
+) -> KernelTables:
     """The fill patterns and the board as :func:`engine.ai.hex_playout_kernel.playout` reads them:
     per colour (Black first) and pattern, the cells it may sit on, its partner's offset, its
     carrier pairs and their count; then each cell's neighbours (-1 pads) and edge flags."""
