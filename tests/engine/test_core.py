@@ -178,6 +178,11 @@ def test_bits_lists_set_bits_lowest_first():
     assert bits(0) == [] and bits(0b1001) == [0, 3] and bits(1 << 200) == [200]
 
 
+def test_bits_lists_the_set_bits_of_a_dense_mask_lowest_first():
+    dense = sum(1 << i for i in range(0, 121, 2)) | 1 << 300
+    assert bits(dense) == [*range(0, 121, 2), 300]
+
+
 # -- notation ---------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "text, expected",
