@@ -4,15 +4,17 @@
 one line of notation that ``position.play`` accepts for the player to move (a
 whole inpHeXion turn with its relocations, ``swap`` when the pie rule is worth
 it, ``x:1+4`` for a Blind Hex choice, all of a Blind Hex writer's consecutive
-letters). The search is pure Python and CPU-bound: the bot runs it in worker
-processes (:class:`engine.ai.pool.AIPool`), never on its event loop.
+letters). The search is CPU-bound (Python, its inner loops compiled by numba): the
+bot runs it in worker processes (:class:`engine.ai.pool.AIPool`), never on its event loop.
 
 Modules:
 
 - :mod:`~engine.ai.mcts`: the game-independent search (UCT with RAVE/AMAF, priors
-  as virtual AMAF playouts, decisive-move checks and a win/loss solver);
+  as virtual AMAF playouts, decisive-move checks and a win/loss solver), with its
+  selection and backup compiled in :mod:`~engine.ai.mcts_kernel`;
 - :mod:`~engine.ai.hex_ai`: Hex (bridge-aware random fills, mate-in-one and forced
-  blocks, pattern priors, swap as a tree move);
+  blocks, pattern priors, swap as a tree move; the playouts compiled in
+  :mod:`~engine.ai.hex_playout_kernel`, the H-search's rules in :mod:`~engine.ai.hex_vc_kernel`);
 - :mod:`~engine.ai.hex_book`: Hex's opening book (a stronger player's moves in the
   first plies and in positions games often reach, looked up instead of searched);
 - :mod:`~engine.ai.inphexion_ai`: inpHeXion (engine steps, whole turns with

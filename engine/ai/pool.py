@@ -16,8 +16,9 @@ Design:
   holds into the child, which then deadlocks. ``spawn`` starts a clean
   interpreter (about 0.2 s once per worker, paid by its first request).
   Processes start on demand, up to ``workers``; with ``warm=True`` all of them start
-  at once and load the search (about a second: numba's cache of the Hex H-search; on
-  a fresh install numba compiles it first, about 13 s), so that no request waits for
+  at once and load the search (about a second: numba's cache of its compiled inner loops,
+  the Hex H-search, playouts and tree; on a fresh install numba compiles them first, some
+  15 s), so that no request waits for
   that and then finds its deadline spent.
 - A worker exits by itself once the process that started it is gone (a killed bot
   cannot shut its pool down; see :func:`_watch_parent`).
