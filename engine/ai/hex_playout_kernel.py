@@ -6,7 +6,7 @@ finds the winner. Written over Python integers it took some 25 µs on 11×11, a 
 the search's time; here a call takes about 3 µs.
 
 Bitboards go in and out as 64-bit words (cell i is bit ``i % 64`` of word ``i // 64``).
-The tables describe one board size (:func:`pattern_tables`): the fill patterns per colour
+The tables describe one board size (``engine.ai.hex_ai._kernel_tables``): the fill patterns per colour
 (a stone's cells, its partner's offset, its carrier pairs' offsets), and the cells'
 neighbours and edges. The random numbers come from splitmix64 seeded by the caller, so a
 playout is a function of its position and seed.
@@ -173,7 +173,8 @@ def _warm_up() -> None:
     cells = 4  # a 2×2 board
     neighbours = np.array([[1, 2, -1], [0, 2, 3], [0, 1, 3], [1, 2, -1]], dtype=np.int64)
     edges = np.array([TOP | LEFT, TOP | RIGHT, BOTTOM | LEFT, BOTTOM | RIGHT], dtype=np.int64)
-    stones = np.zeros(1, dtype="<u8")
+    # Read-only words, as ``hex_ai`` passes them (numba compiles a writable array's call apart).
+    stones = np.frombuffer(bytes(8), dtype="<u8")
     playout(
         stones, stones, True, 1, np.zeros((2, 1, cells), dtype=np.uint8), np.full((2, 1), NO_PARTNER, dtype=np.int64),
         np.zeros((2, 1, MAX_PAIRS, 2), dtype=np.int64), np.zeros((2, 1), dtype=np.int64), neighbours, edges,

@@ -151,6 +151,9 @@ class Node:
         stats[kernel.RN] = np.where(stats[kernel.RN] > 0, stats[kernel.RN], 1e-6)
         stats[kernel.RW] = exp.prior_w
         stats[kernel.KEY] = exp.keys
+        if len(exp.keys) and not 0 <= min(exp.keys) <= max(exp.keys) < kernel.KEY_LIMIT:
+            # The compiled backup reads a key's mask word unchecked.
+            raise ValueError(f"AMAF keys must lie in [0, {kernel.KEY_LIMIT})")
         self.stats = stats
         self.visits = 0
         self.proven = exp.proven
@@ -232,7 +235,8 @@ class Node:
             return False
         self.moves = [self.moves[i] for i in kept]
         self.children = [self.children[i] for i in kept]
-        self.stats = self.stats[:, kept]
+        # Contiguous, as every other node's: the compiled loops are compiled for that layout.
+        self.stats = np.ascontiguousarray(self.stats[:, kept])
         return True
 
     def child_for(self, move: int) -> Node | None:

@@ -25,8 +25,10 @@ N, W, RN, RW, BIAS, KEY = range(6)
 ROWS = 6
 #: 64-bit words of an AMAF mask: keys below 1024 (the adapters' "no key" is 1023)
 MASK_WORDS = 16
+#: keys (and mask bits) lie below this
+KEY_LIMIT = 64 * MASK_WORDS
 #: a mask with no bit set (for results without AMAF information)
-NO_MASK = np.zeros(MASK_WORDS, dtype=np.uint64)
+NO_MASK = np.frombuffer(bytes(8 * MASK_WORDS), dtype="<u8")
 
 
 def mask_words(mask: int) -> np.ndarray:
@@ -75,7 +77,6 @@ def _warm_up() -> None:
     stats = np.ones((ROWS, 2))
     select(stats, 1, 0.0, 0.0)
     backup(stats, 0, 1.0, mask_words(1))
-    backup(stats, 0, 1.0, NO_MASK)
 
 
 _warm_up()

@@ -64,10 +64,10 @@ def _warm() -> int:
 
 def _start_worker(parent: int, warm: bool) -> None:
     """Worker side, at its start: watch the parent (see :func:`_watch_parent`) and, in a warm pool,
-    load the search (engine.ai, and with it numba's compiled H-search)."""
+    load the search (engine.ai, and with it numba's compiled H-search, tree and playouts)."""
     _watch_parent(parent)
     if warm:
-        from . import choose, hex_vc  # noqa: F401
+        from . import choose, hex_ai, hex_vc  # noqa: F401
 
 
 def _watch_parent(parent: int) -> None:

@@ -402,6 +402,93 @@ def test_the_same_seed_gives_the_same_playout():
     assert state.playout(random.Random(8)) == state.playout(random.Random(8))
 
 
+class _SplitMix64:
+    """The playout kernel's random numbers, in Python."""
+
+    MASK = (1 << 64) - 1
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & self.MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self.MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self.MASK
+        return z ^ (z >> 31)
+
+
+def _reference_playout(t: hex_ai.HexTables, black: int, white: int, black_to_move: bool, seed: int):
+    """The playout's fill written over Python bitboards, drawing the same random numbers:
+    (Black wins, Black's cells, White's cells)."""
+    g, rng = t.g, _SplitMix64(seed)
+    empty = g.full & ~(black | white)
+    given = {True: 0, False: 0}
+    for colour in (black_to_move, not black_to_move):
+        stones = black if colour else white
+        for valid, partner, pairs in t.fill_patterns[colour]:
+            for x in bits(valid & stones):
+                if partner is not None and not stones >> (x + partner) & 1:
+                    continue
+                if any(not (empty >> (x + a) & 1 and empty >> (x + b) & 1) for a, b in pairs):
+                    continue
+                for a, b in pairs:
+                    ab = 1 << (x + a) | 1 << (x + b)
+                    if ab & given[colour]:
+                        continue
+                    free = ab & ~(given[colour] | given[not colour])
+                    if free == ab:
+                        keep = 1 << (x + a) if rng.next() & 1 else 1 << (x + b)
+                        given[colour] |= keep
+                        given[not colour] |= ab ^ keep
+                    elif free:
+                        given[colour] |= free
+    rest = bits(empty & ~(given[True] | given[False]))
+    want = (empty.bit_count() + 1) // 2 if black_to_move else empty.bit_count() // 2
+    k = min(max(want - given[True].bit_count(), 0), len(rest))
+    for i in range(k):
+        j = i + rng.next() % (len(rest) - i)
+        rest[i], rest[j] = rest[j], rest[i]
+    fill = sum(1 << c for c in rest[:k])
+    b = black | given[True] | fill
+    w = white | given[False] | (empty & ~(given[True] | given[False]) & ~fill)
+    return g.connects(b, True), b, w
+
+
+@pytest.mark.parametrize("n", [3, 5, 9, 11, 13, 19])
+def test_the_compiled_playout_fills_as_the_rules_written_over_bitboards(n):
+    """Bridges, templates, the random rest and the winner, cell for cell, on boards of one to six
+    64-bit words, sparse to crowded, either side to move."""
+    t = hex_ai.tables(n)
+    g = t.g
+    rng = random.Random(n)
+    for trial in range(24):
+        density = (0.05, 0.15, 0.3, 0.5, 0.8)[trial % 5]
+        black = white = 0
+        for c in range(g.cells):
+            u = rng.random()
+            if u < density / 2:
+                black |= 1 << c
+            elif u < density:
+                white |= 1 << c
+        black_to_move = trial % 2 == 0
+        seed = rng.getrandbits(63)
+        state = _state(g, black, white, black_to_move)
+        winner, b, w = state.playout(_Seeded(seed))
+        assert (winner == 0, b, w) == _reference_playout(t, black, white, black_to_move, seed)
+
+
+class _Seeded(random.Random):
+    """A generator whose ``getrandbits`` gives one fixed seed (the playout draws one)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(0)
+        self.seed_value = seed
+
+    def getrandbits(self, k: int) -> int:
+        return self.seed_value
+
+
 def test_the_priors_favour_cells_near_stones_and_bridges_and_disfavour_the_bare_rim():
     """Black e5 alone on a 9×9 board, Black to move: a bridge cell and a cell in contact get the
     best prior, an open cell less, a rim cell away from stones the least."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine.ai.mcts import Expansion, Node, Params, Refinement, Search
 
 NO_KEY = 1023
@@ -199,3 +201,8 @@ def test_the_pre_search_stops_at_its_deadline():
 def test_without_refine_there_is_no_pre_search():
     search = Search(CoinFlip(), random.Random(1), Params(explore=0.2))
     assert search.presearch() == 0 and search.root.children == [None, None, None]
+
+
+def test_a_node_refuses_an_amaf_key_the_compiled_backup_cannot_read():
+    with pytest.raises(ValueError, match="AMAF keys"):
+        Node(0, Expansion([5], [1024], [1.0], [0.5]))
