@@ -1,6 +1,6 @@
 """Strength of the AI (engine.ai) against fixed opponents, as a markdown table (a script, not a test).
 
-    .venv/bin/python bench/ai.py [--games N] [--hex-games N] [--jobs 2] [--only NAME] [--seed 1]
+    .venv/bin/python -m bench.ai [--games N] [--hex-games N] [--jobs 2] [--only NAME] [--seed 1]
                                  [--mohex PATH] [--mohex-games 40]
 
 Matchups (issue targets in brackets):
@@ -8,7 +8,7 @@ Matchups (issue targets in brackets):
 - inpHeXion 7×7: hard vs random [≥ 99%], hard vs greedy one-ply [≥ 90%], hard vs easy [≥ 80%]
 - Hex 9×9 without swap: hard vs OpenSpiel's C++ ``MCTSBot`` with the same time per move [≥ 60%]
 - Blind Hex: hard vs random [≥ 80%]
-- Hex against MoHex 2.0 (``--mohex PATH`` or ``MOHEX=PATH``; see ``bench/mohex_match.py``), no swap,
+- Hex against MoHex 2.0 (``--mohex PATH`` or ``MOHEX=PATH``; see ``research/mohex_match.py``), no swap,
   openings from a fixed list with both colour assignments: 9×9 at 1 s a move (medium) [≥ 25%],
   9×9 at 3 s (hard) [≥ 25%], 11×11 at 1 s (medium) [≥ 10%]. One game at a time. Without a
   MoHex binary the bench says how to build one and skips these rows.
@@ -36,15 +36,10 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.append(str(Path(__file__).resolve().parent))  # after the project root: bench/engine.py is not engine/
-
-from mohex_match import main_rows as mohex_rows  # noqa: E402
-
-from engine import GameOptions, Position, make_options  # noqa: E402
-from engine.ai import LEVELS, choose  # noqa: E402
+from engine import GameOptions, Position, make_options
+from engine.ai import LEVELS, choose
+from research.mohex_match import main_rows as mohex_rows
 
 Agent = Callable[[Position, str, random.Random], str]
 

@@ -1,6 +1,6 @@
 """How long a bot move takes when several games against the computer think at once.
 
-    .venv/bin/python bench/ai_latency.py [--games 1 2 4 8] [--levels easy medium hard]
+    .venv/bin/python -m bench.ai_latency [--games 1 2 4 8] [--levels easy medium hard]
 
 Uses the bot's own :class:`bot.ai.BotAI` (the engine's process pool, two
 workers, as ``python -m bot`` runs it) from an asyncio event loop: K games ask
@@ -17,15 +17,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bot.ai import BotAI  # noqa: E402
-from engine import new_game  # noqa: E402
-from engine.ai import LEVELS  # noqa: E402
+from bot.ai import BotAI
+from engine import new_game
+from engine.ai import LEVELS
 
 POSITIONS = [("hex", 11, ["f6", "e7", "g5", "d8", "h4"]), ("inphexion", 7, ["d4", "d4 d5"]), ("blindhex", None, ["aside 4+5"])]
 

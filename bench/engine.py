@@ -1,6 +1,6 @@
 """Random games per second of each engine, as a markdown table (a script, not a test).
 
-    .venv/bin/python bench/engine.py [--seconds 2] [--seed 1]
+    .venv/bin/python -m bench.engine [--seconds 2] [--seed 1]
 
 Rows: inpHeXion 7×7 for each variant combination, Blind Hex, and Hex 11×11 for
 our engine and for OpenSpiel's (its Python API playing random legal actions to
@@ -25,11 +25,9 @@ import types
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import engine  # noqa: E402
-import engine.position  # noqa: E402
-from engine.ai.inphexion_ai import InpState  # noqa: E402
+import engine
+import engine.position
+from engine.ai.inphexion_ai import InpState
 
 ROOT = Path(__file__).resolve().parents[1]
 BASELINE = "95bcfb7"

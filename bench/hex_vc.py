@@ -1,8 +1,8 @@
 """H-search cost: ``analyse`` on middle-game Hex positions, this tree's ``hex_vc`` against a
-baseline ``hex_vc.py`` and its compiled rules ``hex_vc_kernel.py`` (by default ``main``'s, read with
+baseline ``engine/ai/hex/vc.py`` and its compiled rules ``vc_kernel.py`` (by default ``main``'s, read with
 ``git show``) run in the same process.
 
-Run: ``.venv/bin/python bench/hex_vc.py [--base main] [--positions 30]``. Not a test.
+Run: ``.venv/bin/python -m bench.hex_vc [--base main] [--positions 30]``. Not a test.
 
 ``--filled``: the baseline is this tree's plain ``analyse`` and the measured side is what the
 AI runs, ``hex_ai.knowledge``: dead cells and captured pairs filled first, the H-search on the
@@ -36,12 +36,11 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from engine.ai.hex import vc as hex_vc
+from engine.ai.hex.ai import REFINE_WORK, HexState, knowledge, tables
+from engine.geometry import HexGrid, grid
 
-from engine.ai import hex_vc  # noqa: E402
-from engine.ai.hex_ai import REFINE_WORK, HexState, knowledge, tables  # noqa: E402
-from engine.geometry import HexGrid, grid  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class Filled:
@@ -57,21 +56,22 @@ class Filled:
 
 
 def baseline(ref: str) -> ModuleType:
-    """``engine/ai/hex_vc.py`` as of git ref ``ref``, imported as a package sibling of this one, with
-    its compiled rules (``hex_vc_kernel.py``) of that ref too (compiled afresh: tens of seconds)."""
+    """``engine/ai/hex/vc.py`` as of git ref ``ref``, imported as a package sibling of this one, with
+    its compiled rules (``vc_kernel.py``) of that ref too (compiled afresh: tens of seconds). The ref must
+    have the sub-package ``engine/ai/hex/``."""
     folder = Path(tempfile.mkdtemp())
-    _load(ref, "hex_vc_kernel", folder, lambda text: text)
-    return _load(ref, "hex_vc", folder, lambda text: text.replace("from .hex_vc_kernel import", "from .hex_vc_kernel_base import"))
+    _load(ref, "vc_kernel", folder, lambda text: text)
+    return _load(ref, "vc", folder, lambda text: text.replace("from .vc_kernel import", "from .vc_kernel_base import"))
 
 
 def _load(ref: str, name: str, folder: Path, edit: Callable[[str], str]) -> ModuleType:
-    """``engine/ai/<name>.py`` as of ``ref`` (after ``edit`` on its text), as ``engine.ai.<name>_base``."""
+    """``engine/ai/hex/<name>.py`` as of ``ref`` (after ``edit`` on its text), as ``engine.ai.hex.<name>_base``."""
     text = subprocess.run(
-        ["git", "show", f"{ref}:engine/ai/{name}.py"], cwd=ROOT, check=True, capture_output=True, text=True
+        ["git", "show", f"{ref}:engine/ai/hex/{name}.py"], cwd=ROOT, check=True, capture_output=True, text=True
     ).stdout
     path = folder / f"{name}_base.py"
     path.write_text(edit(text))
-    spec = importlib.util.spec_from_file_location(f"engine.ai.{name}_base", path)
+    spec = importlib.util.spec_from_file_location(f"engine.ai.hex.{name}_base", path)
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod  # dataclasses look their module up there
@@ -130,7 +130,7 @@ def first_proof(mod: ModuleType | type[Filled], n: int, game: list[tuple[int, in
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--base", default="main", help="git ref of the baseline hex_vc.py")
+    ap.add_argument("--base", default="main", help="git ref of the baseline engine/ai/hex/vc.py")
     ap.add_argument("--positions", type=int, default=30)
     ap.add_argument("--games", type=int, default=0, help="policy games per size for the first-proof count")
     ap.add_argument("--filled", action="store_true", help="this tree's plain analyse against knowledge()")

@@ -1,6 +1,6 @@
 """Load: the real bot against the loopback fake Discord, many games at once.
 
-Run: ``.venv/bin/python bench/load.py`` (not a test: numbers depend on the machine).
+Run: ``.venv/bin/python -m bench.load`` (not a test: numbers depend on the machine).
 ``--quick`` runs shorter phases (a few minutes in all); ``--games 1 20 100`` picks the N of the
 load runs; ``--parts load scale reads`` picks the parts (all by default).
 
@@ -73,10 +73,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import engine
 
-import engine  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 TOKEN = "load-bench-token"
 MIX = [("hex", 11), ("inphexion", 7), ("blindhex", None)]

@@ -1,6 +1,6 @@
 """Speed and size of the board pictures, against python-chess + cairosvg.
 
-Run: ``.venv/bin/python bench/render.py`` (not a test: numbers depend on the machine).
+Run: ``.venv/bin/python -m bench.render`` (not a test: numbers depend on the machine).
 
 For each board it prints the median time (wall and CPU) to make one PNG at the
 bot's width (``render.WIDTH``, 720 wide, 4:3 up to square; the position is fixed; the static
@@ -17,18 +17,14 @@ from __future__ import annotations
 import io
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from PIL import Image, ImageSequence
 
-from PIL import Image, ImageSequence  # noqa: E402
-
-import engine  # noqa: E402
-import render  # noqa: E402
-from engine import Record  # noqa: E402
-from render.replay import turns as replay_turns  # noqa: E402
+import engine
+import render
+from engine import Record
+from render.replay import turns as replay_turns
 
 RUNS = 40
 

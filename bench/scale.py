@@ -3,7 +3,7 @@ what the database decides, without Discord or pictures (``bench/load.py --parts 
 the whole bot in the same setups). Also the store of 100,000 finished games that
 ``bench/load.py --parts reads`` seeds and reads: :func:`stored_rows`, :func:`fill`, :func:`reads`.
 
-Run: ``.venv/bin/python bench/scale.py`` (``--quick`` for a short run). Not a test.
+Run: ``.venv/bin/python -m bench.scale`` (``--quick`` for a short run). Not a test.
 
 A throwaway PostgreSQL 16 is started from the ``pgserver`` wheel (as in the tests).
 
@@ -36,7 +36,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 GAMES = 8
 GUILDS = 20
@@ -102,7 +101,7 @@ async def worker(url: str, index: int, games: int, seconds: float) -> dict:
 
 def run_workers(url: str, processes: int, games: int, seconds: float) -> dict:
     """Start ``processes`` workers at once on one database; their results together."""
-    procs = [subprocess.Popen([sys.executable, __file__, "--worker", url, str(i), str(games), str(seconds)],
+    procs = [subprocess.Popen([sys.executable, "-m", "bench.scale", "--worker", url, str(i), str(games), str(seconds)],
                               stdout=subprocess.PIPE, text=True, cwd=ROOT) for i in range(processes)]
     outs = [json.loads(p.communicate(timeout=seconds * 10 + 120)[0]) for p in procs]
     latencies = [x for o in outs for x in o["latencies"]]

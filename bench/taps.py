@@ -1,6 +1,6 @@
 """Tap-to-play latency: the real bot (its own process) against the fake Discord, N games at once.
 
-Run: ``.venv/bin/python bench/taps.py`` (``--games 1 20``, ``--seconds 20``, ``--baseline DIR``:
+Run: ``.venv/bin/python -m bench.taps`` (``--games 1 20``, ``--seconds 20``, ``--baseline DIR``:
 another checkout whose bot runs the same load right after, e.g. the code before a change). Not a test.
 
 Each game (a mix of Hex 11×11, inpHeXion 7×7 and Blind Hex, two players, one
@@ -34,11 +34,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import engine
+from bench.load import MIX, TOKEN, BotProcess, pct, read_game
 
-import engine  # noqa: E402
-from bench.load import MIX, TOKEN, BotProcess, pct, read_game  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass

@@ -14,14 +14,17 @@ from typing import Any
 
 import discord
 
+from .i18n import Text, t, tc, tn
+from .i18n.text import Listed
+
 #: permission attribute → the name a server manager sees in Discord's settings
 LABELS = {
-    "view_channel": "View Channel",
-    "send_messages": "Send Messages",
-    "send_messages_in_threads": "Send Messages in Threads",
-    "attach_files": "Attach Files",
-    "embed_links": "Embed Links",
-    "create_public_threads": "Create Public Threads",
+    "view_channel": tc("permission", "View Channel"),
+    "send_messages": tc("permission", "Send Messages"),
+    "send_messages_in_threads": tc("permission", "Send Messages in Threads"),
+    "attach_files": tc("permission", "Attach Files"),
+    "embed_links": tc("permission", "Embed Links"),
+    "create_public_threads": tc("permission", "Create Public Threads"),
 }
 
 
@@ -53,24 +56,26 @@ def lacking(perms: discord.Permissions, names: list[str]) -> list[str]:
     return [name for name in names if not getattr(perms, name)]
 
 
-def listed(names: list[str]) -> str:
-    """``**Attach Files** and **Embed Links**``."""
-    labels = [f"**{LABELS.get(n, n)}**" for n in names]
-    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+def listed(names: list[str]) -> Listed:
+    """``**Attach Files** and **Embed Links**`` (as each language names them and lists things)."""
+    return Listed([t("**{permission}**", permission=LABELS.get(n, n)) for n in names])
 
 
-AFTER_BOARD = "Nothing is lost — a server manager can allow it in the channel's settings, then `/board` shows the game."
+AFTER_BOARD = t("Nothing is lost — a server manager can allow it in the channel's settings, then `/board` shows the game.")
 
 
-def missing_line(names: list[str], channel_id: int, what: str = "show the board", after: str = AFTER_BOARD) -> str:
-    """One private line for the player: what the bot could not do, where, which permission it lacks, what next."""
-    word = "permission" if len(names) == 1 else "permissions"
-    return f"I can't {what} in <#{channel_id}>: I'm missing the {listed(names)} {word} there. {after}"
+def missing_line(names: list[str], channel_id: int) -> Text:
+    """One private line for the player: that the bot could not show the board, where, which permission
+    it lacks, what next."""
+    return tn("I can't show the board in <#{channel}>: I'm missing the {permissions} permission there. {after}",
+              "I can't show the board in <#{channel}>: I'm missing the {permissions} permissions there. {after}",
+              len(names), channel=channel_id, permissions=listed(names), after=AFTER_BOARD)
 
 
-def settings_line(perms: discord.Permissions, channel_id: int, *, thread: bool) -> str:
+def settings_line(perms: discord.Permissions, channel_id: int, *, thread: bool) -> Text:
     """For ``/settings``: what the bot lacks in this channel for games, or that it has it all."""
     names = lacking(perms, needed(thread=thread, make_threads=not thread))
     if not names:
-        return f"In <#{channel_id}> I have every permission games need."
-    return f"In <#{channel_id}> I'm missing {listed(names)} — games here can't be shown fully until a manager allows it."
+        return t("In {channel} I have every permission games need.", channel=f"<#{channel_id}>")
+    return t("In {channel} I'm missing {permissions} — games here can't be shown fully until a manager allows it.",
+             channel=f"<#{channel_id}>", permissions=listed(names))

@@ -12,19 +12,25 @@ from discord import app_commands
 from discord.ext import commands
 
 from .ai import BotAI
-from .answers import CallbackErrors, HandledElsewhere
-from .clock import Clock, SystemClock
 from .config import Settings
-from .present import MENTION_USERS, SORRY, refuse, reply_privately
+from .i18n import t
+from .i18n.commands import CommandTranslator
 from .service import GameService, UserError
+from .service.puzzle_play import PuzzlePlay
+from .service.reviews import ReviewsService
 from .store import Store
-from .timers import Timers
-from .views import ButtonHandler
+from .timing.clock import Clock, SystemClock
+from .timing.timers import Timers
+from .ui.answers import MENTION_USERS, SORRY, CallbackErrors, HandledElsewhere, refuse, reply_privately
+from .ui.boards import LiveBoards
+from .ui.components.registry import ButtonRegistry
+from .ui.languages import Languages
 
 log = logging.getLogger(__name__)
 
 COGS = ("bot.cogs.challenges", "bot.cogs.play", "bot.cogs.info", "bot.cogs.lifecycle", "bot.cogs.opponent",
-        "bot.cogs.controls")
+        "bot.cogs.controls", "bot.cogs.world", "bot.cogs.tournaments", "bot.cogs.review", "bot.cogs.language",
+        "bot.cogs.puzzle")
 
 
 class HexTree(app_commands.CommandTree):
@@ -68,9 +74,15 @@ class HexBot(commands.Bot):
         self.ai = ai or BotAI()
         self.store: Store
         self.service: GameService
+        self.reviews: ReviewsService
+        self.puzzles: PuzzlePlay
         self.timers: Timers
-        #: each persistent button class → the handler of the cog that registered it (``views.register_buttons``)
-        self.button_handlers: dict[type, ButtonHandler] = {}
+        #: posts boards and keeps the controls on each game's newest one
+        self.boards: LiveBoards
+        #: who is spoken to in which language (members' and servers' choices, Discord's locales)
+        self.languages: Languages
+        #: each persistent component class → the handler of the cog that registered it
+        self.button_handlers = ButtonRegistry()
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs (each registers its buttons), start timers, sync commands if they changed."""
@@ -78,6 +90,18 @@ class HexBot(commands.Bot):
         shared = self.store.dialect == "postgres"  # other processes may use the same database
         self.timers = Timers(self.store, self.clock, shards=self.settings.shards, shared=shared)
         self.service = GameService(self.store, clock=self.clock.now, schedule=self.timers.schedule)
+        self.boards = LiveBoards(self, self.service)
+        #: game reviews, made in the AI workers behind the moves (issue 48)
+        self.reviews = ReviewsService(self.store, self.ai.when_idle, iterations=self.ai.review_iterations,
+                                      clock=self.clock.now, owns=self.owns, shared=shared)
+        # a game's end may have queued its review in the background: the maker looks at once
+        self.service.on_game_end = self.reviews.wake
+        #: the server's puzzles: set, answers checked in the AI workers, ratings (issue 48)
+        self.puzzles = PuzzlePlay(self.store, self.ai.when_idle, iterations=self.ai.review_iterations,
+                                  clock=self.clock.now)
+        self.languages = Languages(self.service, self)
+        await self.languages.load()
+        await self.tree.set_translator(CommandTranslator())
         for cog in COGS:
             await self.load_extension(cog)
         if self.sync_only:
@@ -91,6 +115,8 @@ class HexBot(commands.Bot):
                     await self.sync_commands_if_changed()
         self.ai.start()
         self.timers.start()
+        # Reviews a restart interrupted go on (those of this process's servers).
+        await self.reviews.resume(self.owns)
 
     def owns(self, guild_id: int | None) -> bool:
         """Whether this process runs the shard a server is on (its background work is ours)."""
@@ -101,7 +127,10 @@ class HexBot(commands.Bot):
         guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        # the payload as it is sent, translations included: a changed translation is a change
+        translator = self.tree.translator
+        payload = [await c.get_translated_payload(self.tree, translator) if translator else c.to_dict(self.tree)
+                   for c in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
         key = f"commands:{guild.id if guild else 'global'}"
         if not force and await self.store.get_meta(key) == digest:
@@ -124,7 +153,7 @@ class HexBot(commands.Bot):
             return
         if isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
             message = str(error) if isinstance(error, app_commands.CheckFailure) and str(error) else \
-                "That option value isn't valid here."
+                t("That option value isn't valid here.")
             await reply_privately(interaction, message)
             return
         log.error("command %s failed", interaction.command and interaction.command.name, exc_info=error)
@@ -146,6 +175,8 @@ class HexBot(commands.Bot):
         """Stop timers and close the database, then disconnect."""
         if hasattr(self, "timers"):
             await self.timers.stop()
+        if hasattr(self, "reviews"):
+            await self.reviews.close()
         self.ai.close()
         await super().close()
         if hasattr(self, "store"):

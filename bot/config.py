@@ -9,7 +9,7 @@ from pathlib import Path
 from dotenv import load_dotenv
 
 from .shards import ShardPlan, parse_shards
-from .store.urls import DEFAULT_DATABASE_URL, DatabaseURLError, database_target
+from .store.urls import DEFAULT_DATABASE_URL, DatabaseURLError, database_password, database_target, redacted_url
 
 
 class ConfigError(Exception):
@@ -40,13 +40,16 @@ class Settings:
         return database_target(self.database_url)[0]
 
     def database_redacted(self) -> str:
-        """The database URL without its password (for logs and messages)."""
-        dialect, target = database_target(self.database_url)
-        if dialect == "postgres" and "@" in target:
-            scheme, rest = target.split("://", 1)
-            auth, host = rest.rsplit("@", 1)
-            return f"{scheme}://{auth.split(':', 1)[0]}@{host}"
-        return target
+        """The database URL without its secrets (for logs and messages)."""
+        return redacted_url(database_target(self.database_url)[1])
+
+    def secrets(self) -> tuple[str, ...]:
+        """What no log line may show: the token, the database password.
+
+        A password of fewer than 4 characters is left out: scrubbing it from every line would
+        garble the log (it is kept out of the lines the bot writes about its settings anyway)."""
+        password = database_password(self.database_url)
+        return (self.token, password) if len(password) >= 4 else (self.token,)
 
 
 def _database_url() -> str:

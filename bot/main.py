@@ -17,7 +17,8 @@ import discord
 
 from .config import ConfigError, Settings, load_settings
 from .logs import setup_logging
-from .store.urls import DatabaseURLError, database_target
+from .store.files import private_file, private_folder
+from .store.urls import DatabaseURLError, database_target, libpq_environment
 
 log = logging.getLogger("bot")
 
@@ -56,7 +57,7 @@ def run_sync() -> int:
         settings = load_settings()
     except ConfigError as exc:
         return fail(str(exc))
-    setup_logging(settings.log_level, settings.token)
+    setup_logging(settings.log_level, *settings.secrets())
     try:
         asyncio.run(_sync(settings))
     except discord.LoginFailure:
@@ -75,13 +76,13 @@ def run_bot() -> int:
         settings = load_settings()
     except ConfigError as exc:
         return fail(str(exc))
-    setup_logging(settings.log_level, settings.token)
+    setup_logging(settings.log_level, *settings.secrets())
     log.info("starting with %r", settings)
     if settings.database_dialect == "sqlite":
         path = database_target(settings.database_url)[1]
         try:
             # Fail here, in one line, rather than inside the running client.
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            private_file(path)
             sqlite3.connect(path).close()
         except (sqlite3.Error, OSError) as exc:
             return _database_failure(settings, exc)
@@ -145,20 +146,30 @@ def run_backup(path: str) -> int:
         dialect, source = database_target(url)
     except DatabaseURLError as exc:
         return fail(str(exc))
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    if dialect == "postgres":
-        return _pg_dump(source, path)
-    if not Path(source).is_file():
-        return fail(f"no database at {source} (set DATABASE_URL or DATABASE_PATH)")
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
-    dest = sqlite3.connect(path)
     try:
-        src.backup(dest)
-    finally:
-        dest.close()
-        src.close()
+        if dialect == "postgres":
+            private_folder(Path(path).parent)
+            return _pg_dump(source, path)
+        if not Path(source).is_file():
+            return fail(f"no database at {source} (set DATABASE_URL or DATABASE_PATH)")
+        _sqlite_backup(source, path)
+    except (sqlite3.Error, OSError) as exc:
+        return fail(f"the backup to {path} failed ({exc})")
     print(f"backed up {source} to {path}")
     return 0
+
+
+def _sqlite_backup(source: str, path: str) -> None:
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    try:
+        private_file(path)
+        dest = sqlite3.connect(path)
+        try:
+            src.backup(dest)
+        finally:
+            dest.close()
+    finally:
+        src.close()
 
 
 def bundled_postgres_bin() -> Path | None:
@@ -187,9 +198,16 @@ def _pg_dump(url: str, path: str) -> int:
     program = pg_dump_program()
     if program is None:
         return fail("pg_dump is not installed: install PostgreSQL's client tools (or set PG_DUMP).")
+    try:
+        # The connection goes in the environment: a command line (and its password) is
+        # visible to every user in ps.
+        env = os.environ | libpq_environment(url)
+    except DatabaseURLError as exc:
+        return fail(str(exc))
     # Custom format: compressed, one consistent snapshot, restored with pg_restore.
-    done = subprocess.run([program, "--format=custom", f"--file={path}", f"--dbname={url}"],
-                          capture_output=True, text=True)
+    # umask: the dump holds every row, so only its owner may read it (as the SQLite backups).
+    done = subprocess.run([program, "--format=custom", f"--file={path}"], env=env, capture_output=True, text=True,
+                          umask=0o077)
     if done.returncode != 0:
         return fail(f"pg_dump failed: {done.stderr.strip().splitlines()[-1] if done.stderr.strip() else done.returncode}")
     print(f"backed up the PostgreSQL database to {path} (restore with pg_restore --clean --dbname=URL {path})")

@@ -43,3 +43,17 @@ def rate_game(winner: Rating, loser: Rating) -> tuple[Rating, Rating]:
     a.update_player([loser.rating], [loser.deviation], [1])
     b.update_player([winner.rating], [winner.deviation], [0])
     return Rating(a.rating, a.rd, a.vol), Rating(b.rating, b.rd, b.vol)
+
+
+def rate_puzzle(player: Rating, puzzle: Rating, solved: bool) -> tuple[Rating, Rating]:
+    """New ratings of a member and a puzzle after one attempt, lichess-style: the attempt is a
+    rating period for both, the puzzle "winning" when it was not solved.
+
+    >>> p, z = rate_puzzle(Rating(), Rating(), solved=True)
+    >>> round(p.rating) > 1500 > round(z.rating)
+    True
+    """
+    if solved:
+        return rate_game(player, puzzle)
+    new_puzzle, new_player = rate_game(puzzle, player)
+    return new_player, new_puzzle

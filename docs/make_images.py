@@ -1,4 +1,4 @@
-"""Regenerate the README pictures in docs/images from seeded random games.
+"""Regenerate the pictures in docs/images from seeded random games (and a seeded tournament).
 
     .venv/bin/python docs/make_images.py [OUT_DIR]   (default: docs/images)
 
@@ -51,6 +51,8 @@ def main() -> int:
     (out / "inphexion-replay.gif").write_bytes(gif)
     print(out / "inphexion-replay.gif")
     side_by_side(out)
+    standings(out)
+    review_graph(out)
     return 0
 
 
@@ -98,6 +100,47 @@ def side_by_side(out: Path) -> None:
     # an adaptive palette: a tenth of the size, no visible difference at these sizes
     sheet.quantize(256, dither=Image.Dither.NONE).save(out / "display-size.png", optimize=True)
     print(out / "display-size.png")
+
+
+#: the standings picture's players, by seed: long names and several scripts, as a server has them
+STANDINGS_NAMES = ["Ярослав Тимошенко", "Alexandria Featherstonehaugh-Wyn", "李小龍", "محمد بن عبد الله", "Zoë",
+                   "Αλέξανδρος", "bob", "Ngũgĩ wa Thiong'o", "🐉 Drake"]
+
+
+def standings(out: Path) -> None:
+    """standings.png: the final standings of a 9-player Swiss (the usual ⌈log2 9⌉ + 1 = 5 rounds) played
+    with random results from seed 3 by the tests' tournament player, the 4th seed withdrawing in round 3."""
+    from bot.tournaments import Settings
+    from bot.tournaments import standings as rank
+    from render.standings import Row, Table, render_standings
+    from tests.bot.tournaments.play import play
+
+    final = play(Settings("swiss"), 9, 3, withdraw=(3, 4)).final
+    names = {e.player: STANDINGS_NAMES[e.seed - 1] for e in final.entrants}
+    rows = tuple(Row(s.rank, names[s.player], s.points, s.tiebreaks, s.games, s.withdrawn) for s in rank(final))
+    (out / "standings.png").write_bytes(render_standings(Table(rows, ("BH", "SB"), "Swiss · final standings")))
+    print(out / "standings.png")
+
+
+def review_graph(out: Path) -> None:
+    """review-graph.png: the win-probability graph of a review of a Hex 9×9 game of the computer against
+    itself at a small budget (seeded), with a random move played at turns 10 and 23 (the blunders)."""
+    from bot.ui.review_message import chances
+    from engine.ai import choose
+    from engine.ai.review import review
+    from render.review_graph import render_review_graph
+
+    pos = engine.new_game("hex", 9, ("swap",))
+    rng = random.Random(5)
+    actions: list[str] = []
+    while pos.outcome is None:
+        blunder = len(actions) in (9, 22)
+        action = rng.choice(pos.legal_actions()) if blunder else choose(pos, "easy", seed=len(actions), iterations=1500)
+        pos.play(action)
+        actions.append(action)
+    points, marks = chances(review(pos.options, actions, iterations=1000, seed=0))
+    (out / "review-graph.png").write_bytes(render_review_graph(points, marks, "Piet", "black"))
+    print(out / "review-graph.png")
 
 
 def _hex_win() -> tuple[Position, dict]:

@@ -10,6 +10,7 @@ from .errors import ActionError, GameOverError, IllegalActionError, NotationErro
 from .games import GAME_NAMES, GAMES, make_options, new_game, position_class
 from .hex import Hex
 from .inphexion import InpHexion
+from .messages import Colour, Message, sentence
 from .outcome import Outcome, Reason
 from .position import GameOptions, LastTurn, Position
 from .record import Record
@@ -17,5 +18,5 @@ from .record import Record
 __all__ = [
     "ActionError", "GameOverError", "IllegalActionError", "NotationError", "OptionsError", "WrongTurnError",
     "Action", "BlindHex", "Hex", "InpHexion", "GAME_NAMES", "GAMES", "make_options", "new_game", "position_class",
-    "Outcome", "Reason", "GameOptions", "LastTurn", "Position", "Record",
+    "Colour", "Message", "sentence", "Outcome", "Reason", "GameOptions", "LastTurn", "Position", "Record",
 ]

@@ -32,6 +32,7 @@ from typing import ClassVar, Self
 from .blindhex_board import MATCH_CELLS, MATCH_MASK, MATCHES, NUMBERS, SIZE
 from .errors import IllegalActionError, NotationError, OptionsError, WrongTurnError
 from .geometry import bits, grid
+from .messages import Colour, Message, colours, sentence
 from .notation import shorten
 from .outcome import Outcome, Reason
 from .position import GameOptions, LastTurn, Position
@@ -50,7 +51,7 @@ def _card(token: str) -> int:
     """The number of one card token (``a`` is the ace, 1)."""
     k = 1 if token == "a" else int(token)
     if k not in CARDS:
-        raise NotationError(f"{shorten(token)} is not a card: each player holds A (1), 2, 3, 4 and 5")
+        raise NotationError(sentence("{typed} is not a card: each player holds A (1), 2, 3, 4 and 5", typed=shorten(token)))
     return k
 
 
@@ -58,7 +59,7 @@ def _pair(a: str, b: str) -> tuple[int, int]:
     """Two different cards, lower first."""
     x, y = _card(a), _card(b)
     if x == y:
-        raise IllegalActionError(f"choose two different cards, not {x} twice")
+        raise IllegalActionError(sentence("choose two different cards, not {card} twice", card=x))
     return (x, y) if x < y else (y, x)
 
 
@@ -67,7 +68,7 @@ def _pairs(hand: tuple[int, ...]) -> list[tuple[int, int]]:
 
 
 def _show(cards: tuple[int, ...] | list[int]) -> str:
-    return ", ".join(map(str, cards)) if cards else "no cards"
+    return ", ".join(map(str, cards)) if cards else sentence("no cards")
 
 
 class BlindHex(Position):
@@ -162,16 +163,15 @@ class BlindHex(Position):
             return [self._parse_choice(who, a, b, player)]
         m = _HIDDEN.match(line)
         if m:
-            raise NotationError(
-                f"'{shorten(line)}' hides the cards; write the two cards, such as {shorten(m.group(1))}:1+4"
-            )
+            raise NotationError(sentence("'{typed}' hides the cards; write the two cards, such as {example}",
+                                      typed=shorten(line), example=f"{shorten(m.group(1))}:1+4"))
         tokens = line.replace(",", " ").split()
         g = self.grid
         if tokens and all(g.is_cell(t) for t in tokens):
             return self._parse_writes([g.parse(t) for t in tokens])
-        raise NotationError(
-            f"'{shorten(line)}' is not a Blind Hex action: write aside 4+5, x:1+4 (your two cards) or a cell such as e5"
-        )
+        raise NotationError(sentence(
+            "'{typed}' is not a Blind Hex action: write aside 4+5, x:1+4 (your two cards) or a cell such as e5",
+            typed=shorten(line)))
 
     def copy(self) -> Self:
         """An independent copy (every container is immutable or copied)."""
@@ -223,18 +223,18 @@ class BlindHex(Position):
             return None
         if self._revealed is None:
             aside = self._aside[self._loser]
-            return LastTurn(self._loser, text=f"set {aside[0]}+{aside[1]} aside")
+            return LastTurn(self._loser, text=sentence("set {cards} aside", cards=f"{aside[0]}+{aside[1]}"))
         rev = self._revealed
         player = self._last_player or self._loser
         # The text follows the player's name in captions: "o wrote g5 c5 (cards x 1+4, o 2+3)".
         cards = f"x {rev['x'][0]}+{rev['x'][1]}, o {rev['o'][0]}+{rev['o'][1]}"
         mine = [self.grid.name(i) for i in self._placed if self.piece_at(i) == player]
         if mine:
-            text = f"wrote {' '.join(mine)} (cards {cards})"
+            text = sentence("wrote {cells} (cards {cards})", cells=" ".join(mine), cards=cards)
         elif rev["x"] == rev["o"]:
-            text = f"revealed cards {cards}: the same two numbers, nobody writes"
+            text = sentence("revealed cards {cards}: the same two numbers, nobody writes", cards=cards)
         else:
-            text = f"revealed cards {cards}"
+            text = sentence("revealed cards {cards}", cards=cards)
         return LastTurn(player, placed=self._placed, cards=dict(rev), text=text)
 
     def _state_key(self) -> tuple:
@@ -247,16 +247,17 @@ class BlindHex(Position):
 
     # -- extras for the bot and the renderer ----------------------------------------
     def public_record(self) -> list[str]:
-        """The actions everyone has seen: a choice not revealed yet is left out."""
+        """The actions everyone has seen: a choice not revealed yet is left out, and one never
+        revealed (the game ended while it was pending) stays out for good (docs/rules-decisions.md)."""
         out = list(self.actions)
-        if self._chosen and self.outcome is None:
+        if self._chosen:
             out.pop()
         return out
 
     def public_actions(self) -> list[str]:
-        """The actions anyone may see: a choice not yet revealed shows as ``x:?``."""
+        """The actions anyone may see: a choice not yet (or never) revealed shows as ``x:?``."""
         out = self.public_record()
-        if self._chosen and self.outcome is None:
+        if self._chosen:
             out.append(self.action(self.actions[-1]).public)
         return out
 
@@ -288,28 +289,31 @@ class BlindHex(Position):
     def _parse_aside(self, a: str, b: str) -> str:
         pair = _pair(a, b)
         if self._phase != "aside":
-            raise IllegalActionError(
-                f"cards are set aside only at the start, by the player who lost the cut; {self._now()}"
-            )
+            raise IllegalActionError(sentence("cards are set aside only at the start, by the player who lost the cut; {now}",
+                                           now=self._now()))
         self._check_hand(self._loser, pair)
         self._do_aside(pair)
         return self.actions[-1]
 
     def _parse_choice(self, who: str | None, a: str, b: str, player: str | None) -> str:
         if who is not None and who not in self.colours:
-            raise NotationError(f"'{shorten(who)}' is not a player: cards are chosen by x or o, as in x:1+4")
+            raise NotationError(sentence("'{typed}' is not a player: cards are chosen by x or o, as in x:1+4",
+                                      typed=shorten(who)))
         pair = _pair(a, b)
         if self._phase != "choose":
-            raise IllegalActionError(f"cards are chosen at the start of a round; {self._now()}")
+            raise IllegalActionError(sentence("cards are chosen at the start of a round; {now}", now=self._now()))
         if who is not None and player is not None and who != player:
-            raise WrongTurnError(f"you play {player}, not {who}; choose your own two cards, such as {player}:1+4")
+            raise WrongTurnError(sentence("you play {player}, not {other}; choose your own two cards, such as {example}",
+                                       player=Colour(player), other=Colour(who), example=f"{player}:1+4"))
         colour = who or player
         if colour is None:
             if len(self.to_move) != 1:
-                raise NotationError(f"say whose cards these are: x:{pair[0]}+{pair[1]} or o:{pair[0]}+{pair[1]}")
+                raise NotationError(sentence("say whose cards these are: {first} or {second}",
+                                          first=f"x:{pair[0]}+{pair[1]}", second=f"o:{pair[0]}+{pair[1]}"))
             colour = self.to_move[0]
         if colour in self._chosen:
-            raise WrongTurnError(f"{colour} has already chosen this round; waiting for {self.other(colour)}")
+            raise WrongTurnError(sentence("{colour} has already chosen this round; waiting for {other}",
+                                       colour=Colour(colour), other=Colour(self.other(colour))))
         self._check_hand(colour, pair)
         self._do_choose(colour, pair)
         return f"{colour}:{pair[0]}+{pair[1]}"
@@ -318,46 +322,56 @@ class BlindHex(Position):
         hand = self._hand[colour]
         for k in pair:
             if k not in hand:
-                raise IllegalActionError(f"{colour} does not hold {k}: {colour}'s hand is {_show(hand)}")
+                raise IllegalActionError(sentence("{colour} does not hold {card}: {colour}'s hand is {hand}",
+                                               colour=Colour(colour), card=k, hand=_show(hand)))
 
     def _parse_writes(self, cells: list[int]) -> list[str]:
         g = self.grid
         if self._phase != "write":
-            raise IllegalActionError(f"letters are written once the cards are revealed; {self._now()}")
+            raise IllegalActionError(sentence("letters are written once the cards are revealed; {now}", now=self._now()))
         writer = self._writes[0][0]
         done: list[str] = []
         for cell in cells:
             rest = " ".join(g.name(c) for c in cells[len(done):])
             if self.outcome is not None:
-                raise IllegalActionError(f"{done[-1]} already wins the game for {writer}; leave out {rest}")
+                raise IllegalActionError(sentence("{cell} already wins the game for {colour}; leave out {rest}",
+                                               cell=done[-1], colour=Colour(writer), rest=rest))
             if self._phase != "write" or self._writes[0][0] != writer:
-                letters = f"{len(done)} letter{'s' if len(done) != 1 else ''}"
-                raise IllegalActionError(f"{writer} has only {letters} to write now; leave out {rest}")
+                if len(done) == 1:
+                    raise IllegalActionError(sentence("{colour} has only 1 letter to write now; leave out {rest}",
+                                                   colour=Colour(writer), rest=rest))
+                raise IllegalActionError(sentence("{colour} has only {n} letters to write now; leave out {rest}",
+                                               colour=Colour(writer), n=len(done), rest=rest))
             k = self._writes[0][1]
             owner = self.piece_at(cell)
             if owner is not None:
-                raise IllegalActionError(f"{g.name(cell)} already holds {self.symbols[owner]}; choose an empty cell")
+                raise IllegalActionError(sentence("{cell} already holds {letter}; choose an empty cell",
+                                               cell=g.name(cell), letter=self.symbols[owner]))
             allowed = self._allowed(k)
             if not allowed >> cell & 1:
                 examples = ", ".join(g.name(i) for i in bits(allowed)[:3])
-                raise IllegalActionError(
-                    f"{g.name(cell)} does not match {k} — "
-                    f"write in a cell marked {k} or next to a {k} (e.g. {examples})"
-                )
+                raise IllegalActionError(sentence(
+                    "{cell} does not match {number} — write in a cell marked {number} or next to a {number} "
+                    "(e.g. {examples})", cell=g.name(cell), number=k, examples=examples))
             self._do_write(cell)
             done.append(g.name(cell))
         return done
 
-    def _now(self) -> str:
+    def _now(self) -> Message:
         """What is expected now, for error messages."""
         example = self.legal_actions(self.to_move[0])[0]
         if self._phase == "aside":
-            return f"now {self._loser} sets two cards aside, such as {example}"
+            return sentence("now {colour} sets two cards aside, such as {example}", colour=Colour(self._loser),
+                         example=example)
         if self._phase == "choose":
-            who = " and ".join(self.to_move)
-            return f"now {who} choose{'s' if len(self.to_move) == 1 else ''} two cards, such as {example}"
+            if len(self.to_move) == 1:
+                return sentence("now {colour} chooses two cards, such as {example}", colour=Colour(self.to_move[0]),
+                             example=example)
+            return sentence("now {colours} choose two cards, such as {example}", colours=colours(self.to_move),
+                         example=example)
         writer, k = self._writes[0]
-        return f"now {writer} writes a letter for {k}, on a cell such as {example}"
+        return sentence("now {colour} writes a letter for {number}, on a cell such as {example}", colour=Colour(writer),
+                     number=k, example=example)
 
     # -- the rules (unchecked; parsing and random play both go through these) -----------
     def _allowed(self, k: int) -> int:

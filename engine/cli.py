@@ -10,6 +10,13 @@ arguments the parser cannot read). With ``--ai LEVEL`` (and optionally
 A ``--record FILE`` may carry the header lines :meth:`Record.to_text` writes
 (``# game:``, ``# size:``, ``# variants:``, ``# first:``); they supply any option
 the command line leaves out, and must agree with any it gives.
+
+With ``--review`` it prints the game's review instead (:mod:`engine.ai.review`), as JSON
+lines: one object per turn, ``{"move", "player", "win_before", "win_after", "best",
+"mark", "proved_before", "proved_after"}`` (win probabilities for the player who moved),
+then one last line ``{"summary": {colour: {"accuracy", "turns", "?!", "?", "??"}},
+"iterations": n}``. ``--iterations`` is then the search's budget per position (default:
+the game's) and ``--seed`` its seed (default 0: the same review every time).
 """
 
 from __future__ import annotations
@@ -158,6 +165,10 @@ def add_ai_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None, help="with --ai: random seed (deterministic with --iterations)")
     p.add_argument("--iterations", type=int, default=None, help="with --ai: search this many iterations, not the level's time")
     p.add_argument("--player", default=None, help="with --ai: the colour to choose for (Blind Hex, both choosing)")
+    p.add_argument(
+        "--review", action="store_true",
+        help="print the game's review as JSON lines: one object per turn, then the players' summary",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -176,6 +187,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         index, error = failure
         print(json.dumps({"error": str(error), "move": index}))
         return 2
+    if args.review:
+        return _print_review(options, actions, args.iterations, args.seed)
     out = pos.to_json()
     if args.ai is not None and pos.outcome is None:
         from .ai import choose
@@ -186,6 +199,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps({"error": str(exc), "move": None}))
             return 2
     print(json.dumps(out))
+    return 0
+
+
+def _print_review(options, actions: list[str], iterations: int | None, seed: int | None) -> int:
+    """Print the review of a game already replayed without error (see the module docstring)."""
+    from .ai.review import review
+
+    if iterations is not None and iterations < 1:
+        print(json.dumps({"error": "--iterations must be at least 1", "move": None}))
+        return 2
+    result = review(options, actions, iterations=iterations, seed=0 if seed is None else seed)
+    for turn in result.turns:
+        print(json.dumps(turn.to_json()))
+    summary = {colour: s.to_json() for colour, s in result.players.items()}
+    print(json.dumps({"summary": summary, "iterations": result.iterations}))
     return 0
 
 

@@ -19,6 +19,7 @@ from functools import lru_cache
 from itertools import compress
 
 from .errors import NotationError
+from .messages import sentence
 
 _CELL = re.compile(r"^([a-z])(\d{1,2})$")
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -80,13 +81,12 @@ class HexGrid:
         """Read one cell name (already lower-case and trimmed); NotationError if it is not one."""
         m = _CELL.match(text)
         if not m:
-            raise NotationError(f"'{text}' is not a cell: write a letter then a number, such as c4")
+            raise NotationError(sentence("'{typed}' is not a cell: write a letter then a number, such as c4", typed=text))
         col = ord(m.group(1)) - 97
         row = int(m.group(2)) - 1
         if col >= self.n or not 0 <= row < self.n:
-            raise NotationError(
-                f"{text} is off the board: cells go from a1 to {self.last_cell()} on this {self.n}×{self.n} board"
-            )
+            raise NotationError(sentence("{cell} is off the board: cells go from a1 to {last} on this {n}×{n} board",
+                                      cell=text, last=self.last_cell(), n=self.n))
         return row * self.n + col
 
     def is_cell(self, text: str) -> bool:

@@ -22,6 +22,7 @@ from typing import ClassVar, Self
 
 from .errors import IllegalActionError, NotationError, OptionsError
 from .geometry import bits
+from .messages import Colour, sentence
 from .notation import shorten
 from .outcome import Outcome, Reason
 from .position import GameOptions, LastTurn, Position
@@ -94,14 +95,17 @@ class Hex(Position):
             self._push_swap()
             return [SWAP]
         if " " in line:
-            raise NotationError(f"'{shorten(line)}' is more than one action: a Hex turn is one cell, such as e5")
+            raise NotationError(sentence("'{typed}' is more than one action: a Hex turn is one cell, such as e5",
+                                      typed=shorten(line)))
         g = self.grid
         if not g.is_cell(line):
-            raise NotationError(f"'{shorten(line)}' is not a Hex action: write a cell such as e5, or swap")
+            raise NotationError(sentence("'{typed}' is not a Hex action: write a cell such as e5, or swap",
+                                      typed=shorten(line)))
         cell = g.parse(line)
         owner = self.piece_at(cell)
         if owner is not None:
-            raise IllegalActionError(f"{g.name(cell)} already holds a {owner} stone; choose an empty cell")
+            raise IllegalActionError(sentence("{cell} already holds a {colour} stone; choose an empty cell",
+                                           cell=g.name(cell), colour=Colour(owner)))
         self._push_cell(cell)
         return [g.name(cell)]
 
@@ -148,10 +152,12 @@ class Hex(Position):
 
     def _check_swap(self) -> None:
         if not self.options.variants:
-            raise IllegalActionError("this game is played without the swap rule; place a stone on an empty cell")
+            raise IllegalActionError(sentence("this game is played without the swap rule; place a stone on an empty cell"))
+        if not self.actions:
+            raise IllegalActionError(sentence(
+                "swap is only allowed on White's first turn (Black has not placed the first stone yet)"))
         if len(self.actions) != 1:
-            when = "Black has not placed the first stone yet" if not self.actions else "that chance has passed"
-            raise IllegalActionError(f"swap is only allowed on White's first turn ({when})")
+            raise IllegalActionError(sentence("swap is only allowed on White's first turn (that chance has passed)"))
 
     # -- internal integer API (for search code: no parsing, no copies) ---------------
     def _empty_mask(self) -> int:

@@ -43,6 +43,7 @@ from typing import Callable, ClassVar, Iterable, Self, Sequence
 
 from .errors import GameOverError, IllegalActionError, NotationError
 from .geometry import HexGrid, bits
+from .messages import Message, sentence
 from .notation import shorten
 from .outcome import Outcome, Reason
 from .position import GameOptions, LastTurn, Position
@@ -57,8 +58,9 @@ _CELL_MASK = (1 << _CELL_BITS) - 1
 
 _COLOURS = ("white", "black")
 _ARROW = re.compile(r"\s*>\s*")
-_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven")
-_HOW_TO = "write a move such as c4 d4, a cell such as d4, a relocation such as b2>e7, or swap"
+#: how many discs wait to be relocated, in words (a turn surrounds at most six); they start a sentence
+_COUNTS = {2: sentence("two"), 3: sentence("three"), 4: sentence("four"), 5: sentence("five"), 6: sentence("six"),
+           7: sentence("seven")}
 
 
 def full_hand(size: int, neutral: bool) -> int:
@@ -224,13 +226,16 @@ class InpHexion(Position):
         while i < len(steps):
             if i and self.outcome is not None:
                 rest = " ".join(_token_text(self.grid, s) for s in steps[i:])
-                raise GameOverError(
-                    f"the game ended after {done[-1]} ({self.describe_outcome()}): leave out {rest}"
-                )
+                raise GameOverError(sentence("the game ended after {action} ({outcome}): leave out {rest}",
+                                          action=done[-1], outcome=self.describe_outcome(), rest=rest))
             if i and self._phase != "relocate":
                 rest = " ".join(_token_text(self.grid, s) for s in steps[i:])
-                why = "" if done[-1] == SWAP or ">" in done[-1] else " (no disc was surrounded)"
-                raise IllegalActionError(f"the turn ended after {' '.join(done)}{why}: leave out {rest}")
+                done_text = " ".join(done)
+                if done[-1] == SWAP or ">" in done[-1]:
+                    raise IllegalActionError(sentence("the turn ended after {actions}: leave out {rest}",
+                                                   actions=done_text, rest=rest))
+                raise IllegalActionError(sentence("the turn ended after {actions} (no disc was surrounded): leave out {rest}",
+                                               actions=done_text, rest=rest))
             step, used = self._read_step(steps, i)
             text = self._move_text(step)
             self._push(step)
@@ -518,15 +523,15 @@ class InpHexion(Position):
             elif ">" in tok:
                 parts = tok.split(">")
                 if len(parts) != 2 or not all(g.is_cell(p) for p in parts):
-                    raise NotationError(
-                        f"'{shorten(tok)}' is not a relocation: "
-                        "write the disc's cell, >, and an empty cell, such as b2>e7"
-                    )
+                    raise NotationError(sentence(
+                        "'{typed}' is not a relocation: write the disc's cell, >, and an empty cell, such as b2>e7",
+                        typed=shorten(tok)))
                 out.append(("relocate", g.parse(parts[0]), g.parse(parts[1])))
             elif g.is_cell(tok):
                 out.append(("cell", g.parse(tok)))
             else:
-                raise NotationError(f"'{shorten(tok)}' is not an inpHeXion action: {_HOW_TO}")
+                raise NotationError(sentence("'{typed}' is not an inpHeXion action: write a move such as c4 d4, "
+                                          "a cell such as d4, a relocation such as b2>e7, or swap", typed=shorten(tok)))
         return out
 
     def _read_step(self, steps: list[tuple], i: int) -> tuple[int, int]:
@@ -539,40 +544,41 @@ class InpHexion(Position):
         if tok[0] == SWAP:
             return self._check_swap(steps), 1
         if tok[0] == "relocate":
-            raise IllegalActionError(
-                f"there is no disc to relocate: first move an enemy disc, such as {self._example_move()}"
-            )
+            raise IllegalActionError(sentence("there is no disc to relocate: first move an enemy disc, such as {example}",
+                                           example=self._example_move()))
         if self._phase == "place":
             if two_cells:
-                raise IllegalActionError("White's first turn places one disc: write one cell, such as d4")
+                raise IllegalActionError(sentence("White's first turn places one disc: write one cell, such as d4"))
             return self._check_place(tok[1]), 1
         if two_cells:
             assert nxt is not None
             return self._check_move(tok[1], nxt[1]), 2
         if self._free_reply_allowed():
             return self._check_place(tok[1]), 1
-        extra = (
-            " (free-reply placements are only for Black's first turn)" if "free-reply" in self.options.variants else ""
-        )
-        raise IllegalActionError(
-            f"a turn moves an enemy disc to an empty neighbouring cell: write both cells, such as "
-            f"{self._example_move()}{extra}"
-        )
+        if "free-reply" in self.options.variants:
+            raise IllegalActionError(sentence(
+                "a turn moves an enemy disc to an empty neighbouring cell: write both cells, such as {example} "
+                "(free-reply placements are only for Black's first turn)", example=self._example_move()))
+        raise IllegalActionError(sentence(
+            "a turn moves an enemy disc to an empty neighbouring cell: write both cells, such as {example}",
+            example=self._example_move()))
 
     def _check_swap(self, steps: list[tuple]) -> int:
         """The swap step, or IllegalActionError saying why not."""
         if not self._swap_allowed():
-            why = " (there is no second swap)" if self.swapped and "pie" in self.options.variants else ""
-            raise IllegalActionError(f"swap is only allowed on Black's first turn with the pie rule{why}")
+            if self.swapped and "pie" in self.options.variants:
+                raise IllegalActionError(sentence(
+                    "swap is only allowed on Black's first turn with the pie rule (there is no second swap)"))
+            raise IllegalActionError(sentence("swap is only allowed on Black's first turn with the pie rule"))
         if len(steps) > 1:
-            raise IllegalActionError("swap is a turn of its own: send swap alone, then Black moves")
+            raise IllegalActionError(sentence("swap is a turn of its own: send swap alone, then Black moves"))
         return SWAP_STEP
 
     def _check_place(self, cell: int) -> int:
         """The placement step on ``cell``, or IllegalActionError if it is taken."""
         g = self.grid
         if not self._empty() >> cell & 1:
-            raise IllegalActionError(f"{g.name(cell)} is taken")
+            raise IllegalActionError(sentence("{cell} is taken", cell=g.name(cell)))
         return cell << _CELL_BITS | cell
 
     def _check_move(self, a: int, b: int) -> int:
@@ -581,19 +587,18 @@ class InpHexion(Position):
         side = self._side
         abit = 1 << a
         if self._stones[side] & abit:
-            raise IllegalActionError(
-                f"{g.name(a)} holds your own disc — you move one of your opponent's discs"
-            )
+            raise IllegalActionError(sentence("{cell} holds your own disc — you move one of your opponent's discs",
+                                           cell=g.name(a)))
         if not self._enemy(side) & abit:
-            raise IllegalActionError(f"{g.name(a)} is empty — pick an enemy disc to move")
+            raise IllegalActionError(sentence("{cell} is empty — pick an enemy disc to move", cell=g.name(a)))
         if a == b:
-            raise IllegalActionError(f"the disc must move to an empty cell next to {g.name(a)}")
+            raise IllegalActionError(sentence("the disc must move to an empty cell next to {cell}", cell=g.name(a)))
         if not g.nmask[a] >> b & 1:
-            raise IllegalActionError(f"{g.name(b)} is not next to {g.name(a)}")
+            raise IllegalActionError(sentence("{cell} is not next to {origin}", cell=g.name(b), origin=g.name(a)))
         if not self._empty() >> b & 1:
-            raise IllegalActionError(f"{g.name(b)} is taken")
+            raise IllegalActionError(sentence("{cell} is taken", cell=g.name(b)))
         if not self._hand[side]:
-            raise IllegalActionError("you have no discs left in hand")
+            raise IllegalActionError(sentence("you have no discs left in hand"))
         return a << _CELL_BITS | b
 
     def _read_relocation(self, tok: tuple, nxt: tuple | None) -> int:
@@ -611,9 +616,8 @@ class InpHexion(Position):
             assert nxt is not None
             raise IllegalActionError(self._bare_destinations_message(tok[1], nxt[1]))
         if tok[0] == SWAP or two_cells:
-            raise IllegalActionError(
-                f"the turn is not finished: relocate {first} first (e.g. {first}>{self._example_targets(1)[0]})"
-            )
+            raise IllegalActionError(sentence("the turn is not finished: relocate {cell} first (e.g. {example})",
+                                           cell=first, example=f"{first}>{self._example_targets(1)[0]}"))
         if tok[0] == "cell":
             if len(pending) > 1:
                 raise IllegalActionError(self._say_where_each())
@@ -621,16 +625,15 @@ class InpHexion(Position):
         else:
             x, t = tok[1], tok[2]
             if x not in pending:
-                raise IllegalActionError(
-                    f"{g.name(x)} is not waiting to be relocated (relocate {', '.join(g.name(p) for p in pending)})"
-                )
+                raise IllegalActionError(sentence("{cell} is not waiting to be relocated (relocate {cells})",
+                                               cell=g.name(x), cells=", ".join(g.name(p) for p in pending)))
         if self._forbidden >> t & 1:
-            raise IllegalActionError(f"{g.name(t)} was a starting cell of a relocated disc this turn")
+            raise IllegalActionError(sentence("{cell} was a starting cell of a relocated disc this turn", cell=g.name(t)))
         if not self._empty() >> t & 1:
-            raise IllegalActionError(f"{g.name(t)} is taken")
+            raise IllegalActionError(sentence("{cell} is taken", cell=g.name(t)))
         return RELOCATE | x << _CELL_BITS | t
 
-    def _bare_destinations_message(self, cell: int, extra: int) -> str:
+    def _bare_destinations_message(self, cell: int, extra: int) -> Message:
         """The message for two bare cells (``a5 b5``) while discs wait to be relocated.
 
         With several discs waiting, bare cells cannot say which disc goes where; with
@@ -643,16 +646,17 @@ class InpHexion(Position):
         # Show the player's own destination when it is allowed, so the fix is one edit.
         allowed = self._empty() & ~self._forbidden
         target = g.name(cell) if allowed >> cell & 1 else self._example_targets(1)[0]
-        return f"one disc is surrounded ({disc}): relocate it with {disc}>{target} and leave out {g.name(extra)}"
+        return sentence("one disc is surrounded ({disc}): relocate it with {example} and leave out {rest}",
+                     disc=disc, example=f"{disc}>{target}", rest=g.name(extra))
 
-    def _say_where_each(self) -> str:
+    def _say_where_each(self) -> Message:
         """The message for a bare destination when several discs wait."""
         g = self.grid
         cells = [g.name(p) for p in self._pending]
         k = len(cells)
         example = " ".join(f"{c}>{t}" for c, t in zip(cells, self._example_targets(k)))
-        count = _NUMBERS[k] if k < len(_NUMBERS) else str(k)
-        return f"{count} discs are surrounded ({', '.join(cells)}): say where each goes, e.g. {example}"
+        return sentence("{count} discs are surrounded ({cells}): say where each goes, e.g. {example}",
+                     count=_COUNTS.get(k, str(k)), cells=", ".join(cells), example=example)
 
     def _example_targets(self, k: int) -> list[str]:
         """``k`` different allowed relocation cells for messages (spread over the board)."""

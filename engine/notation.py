@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from .errors import NotationError
+from .messages import sentence
 
 _SPACES = re.compile(r"\s+")
 # "c4-d4" and "c4 - d4" are the same as "c4 d4"; only between two cells.
@@ -21,15 +22,15 @@ def normalize(text: str) -> str:
     'x: 1 + 4'
     """
     if not isinstance(text, str):
-        raise NotationError("an action is text, such as c4 d4")
+        raise NotationError(sentence("an action is text, such as c4 d4"))
     if len(text) > MAX_ACTION_LENGTH:
-        raise NotationError(f"that is too long to be an action ({len(text)} characters)")
+        raise NotationError(sentence("that is too long to be an action ({n} characters)", n=len(text)))
     s = _SPACES.sub(" ", text.strip().lower())
     if s == "move" or s.startswith("move "):
         s = s[4:].strip()
     s = _DASH.sub(" ", s)
     if not s:
-        raise NotationError("the action is empty; write a cell such as c4, or a move such as c4 d4")
+        raise NotationError(sentence("the action is empty; write a cell such as c4, or a move such as c4 d4"))
     return s
 
 

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Self
 from .action import Action
 from .errors import GameOverError, OptionsError, WrongTurnError
 from .geometry import HexGrid, grid
+from .messages import Colour, Message, colours, sentence
 from .notation import normalize
 from .outcome import Outcome, Reason
 
@@ -122,8 +123,10 @@ class Position(ABC):
             if len(cls.sizes) == 1:
                 # "sizes 11–11" reads like a typo when only one board is offered.
                 only = cls.sizes[0]
-                raise OptionsError(f"{cls.title} is played only on {only}×{only}, not {size}×{size}")
-            raise OptionsError(f"{cls.title} is played on sizes {_ranges(cls.sizes)}, not {size}")
+                raise OptionsError(sentence("{game} is played only on {only}×{only}, not {size}×{size}",
+                                         game=cls.title, only=only, size=size))
+            raise OptionsError(sentence("{game} is played on sizes {sizes}, not {size}",
+                                     game=cls.title, sizes=_ranges(cls.sizes), size=size))
         vs = tuple(sorted(set(variants)))
         for v in vs:
             if v not in cls.variant_names:
@@ -241,7 +244,7 @@ class Position(ABC):
         """
         line = normalize(text)
         if self.outcome is not None:
-            raise GameOverError(f"the game is over: {self.describe_outcome()}")
+            raise GameOverError(sentence("the game is over: {outcome}", outcome=self.describe_outcome()))
         if player is not None and player not in self.to_move:
             raise WrongTurnError(self._wrong_turn_message(player))
         trial = self.copy()
@@ -257,15 +260,15 @@ class Position(ABC):
         if hasattr(other, "__dict__"):
             self.__dict__.update(other.__dict__)
 
-    def _wrong_turn_message(self, player: str) -> str:
+    def _wrong_turn_message(self, player: str) -> Message:
         if player not in self.colours:
-            return f"'{player}' does not play in this game"
-        return f"it is {' and '.join(self.to_move)}'s turn, not {player}'s"
+            return sentence("'{player}' does not play in this game", player=player)
+        return sentence("it is {colours}'s turn, not {player}'s", colours=colours(self.to_move), player=Colour(player))
 
     def finish(self, outcome: Outcome) -> None:
         """End the game from outside the rules (resignation, timeout, abandoned)."""
         if self.outcome is not None:
-            raise GameOverError(f"the game is over: {self.describe_outcome()}")
+            raise GameOverError(sentence("the game is over: {outcome}", outcome=self.describe_outcome()))
         self.outcome = outcome
 
     def other(self, colour: str) -> str:
@@ -302,14 +305,24 @@ class Position(ABC):
         stones = sum(1 << i for i in range(g.cells) if self.piece_at(i) == o.winner)
         return g.shortest_chain(stones, o.winner == self.vertical)
 
-    def describe_outcome(self) -> str:
+    def describe_outcome(self) -> Message:
         """A short sentence for the result, e.g. ``white won by connection``."""
         o = self.outcome
         if o is None:
-            return "the game is in progress"
+            return sentence("the game is in progress")
         if o.winner is None:
-            return f"no winner ({o.reason.value})"
-        return f"{o.winner} won by {o.reason.value}"
+            return sentence("no winner (abandoned)") if o.reason is Reason.ABANDONED \
+                else sentence("no winner ({reason})", reason=o.reason.value)
+        winner = Colour(o.winner)
+        # one sentence per way of winning, so that each language can say it its own way
+        return {
+            Reason.CONNECTION: sentence("{winner} won by connection", winner=winner),
+            Reason.NO_LEGAL_MOVE: sentence("{winner} won by no-legal-move", winner=winner),
+            Reason.CANNOT_RELOCATE: sentence("{winner} won by cannot-relocate", winner=winner),
+            Reason.RESIGNATION: sentence("{winner} won by resignation", winner=winner),
+            Reason.TIMEOUT: sentence("{winner} won by timeout", winner=winner),
+            Reason.ABANDONED: sentence("{winner} won by abandoned", winner=winner),
+        }[o.reason]
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object printed by ``python -m engine`` (a stable contract)."""

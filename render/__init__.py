@@ -27,6 +27,7 @@ from .replay import render_replay
 from .scene import Scene
 from .theme import THEMES
 from .theme import theme as _theme
+from .words import Say, saying
 
 #: default picture width: about three times the 248 px a phone shows (sharp on its high-density screen;
 #: see :mod:`render.display`)
@@ -89,6 +90,7 @@ def render_position(
     caption: str | None = None,
     chosen: Collection[int] = (),
     choices: Collection[int] = (),
+    say: Say | None = None,
 ) -> bytes:
     """PNG bytes of a position.
 
@@ -98,10 +100,12 @@ def render_position(
     ``chosen`` and ``choices`` are cells (indices) to point out to someone
     picking on the board: what they picked (a green cell with a solid outline)
     and where they may pick next (green with a dashed outline, as Blind Hex's
-    cells a letter may go to).
+    cells a letter may go to). ``say`` says the picture's words in the reader's language
+    (see :mod:`render.words`; English without it).
     """
-    return png_bytes(render_image(pos, names=names, theme=theme, width=width, flip=flip, caption=caption,
-                                  chosen=chosen, choices=choices))
+    with saying(say):
+        return png_bytes(render_image(pos, names=names, theme=theme, width=width, flip=flip, caption=caption,
+                                      chosen=chosen, choices=choices))
 
 
 def _scene(pos: Position, names: Mapping[str, str] | None, caption: str | None, chosen: Collection[int],

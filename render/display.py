@@ -2,8 +2,8 @@
 
 The bot sends each board as the image of an embed. Two clients matter:
 
-- **Desktop** fits an embed image into a 400×300 box (see the README's
-  "Pictures at the size Discord shows them" for the sources).
+- **Desktop** fits an embed image into a 400×300 box (see docs/pictures.md,
+  "At the size Discord shows them", for the sources).
 - **A phone** shows it as wide as the embed's inside on a 360 px-wide screen:
   360 less the chat's side padding (16 + 16), the avatar column (40 + 12) and
   the embed's accent bar and padding (4 + 12 + 12) — about 248 px. Discord

@@ -14,12 +14,14 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from . import display
-from .fonts import BOLD, MEDIUM, REGULAR, font, has_rtl, text
+from .fonts import BOLD, MEDIUM, REGULAR, clean, font, has_rtl, text
+from .fonts import text as fonts_text
 from .geometry import Layout
 from .pieces import DISC, disc, letter, place, stack
 from .raster import Pen, sprite
 from .scene import Cards, Panel, Piece, Scene
 from .theme import RGB, PieceColours, Theme, hex_rgb
+from .words import say
 
 MARGIN = 12
 #: the footer's text at 900 px wide, if that is more than its floor; it goes in the free corner left of the board
@@ -158,8 +160,9 @@ def _pill(word: str, tone: str, width: int, theme: Theme) -> Image.Image:
     size = badge_size(width)
     f = font(size, BOLD)
     label = word.upper()
+    words = text(label, size, BOLD)
     hpad, hh = 10 * s, 0.7 * size
-    w, h = round(f.getlength(label) + 2 * hpad), round(2 * hh)
+    w, h = round(words.width + 2 * hpad), round(2 * hh)
     fill, ink = {
         "win": (theme.win, DARK_TEXT),
         "alert": (theme.alert, LIGHT_TEXT),
@@ -177,7 +180,10 @@ def _pill(word: str, tone: str, width: int, theme: Theme) -> Image.Image:
             pen.draw.rounded_rectangle(box, radius=hh * pen.k, fill=fill)
 
     pill = sprite((w, h), paint, factor=3)
-    ImageDraw.Draw(pill).text((w / 2, h / 2), label, font=f, fill=(*ink, 255), anchor="mm")
+    if words.runs and all(face == 0 for _, face in words.runs):
+        ImageDraw.Draw(pill).text((w / 2, h / 2), label, font=f, fill=(*ink, 255), anchor="mm")
+    else:  # a script Noto Sans lacks (Japanese): each run in the face that has it
+        words.draw(ImageDraw.Draw(pill), (w / 2, h / 2), (*ink, 255), "mm")
     return pill
 
 
@@ -226,7 +232,7 @@ def _cards_row(image: Image.Image, draw: ImageDraw.ImageDraw, cards: Cards, x: f
                theme: Theme) -> None:
     """Blind Hex: the cards set aside, then the two cards revealed this round."""
     s = width / 900
-    for label, values, played in (("aside", cards.aside, False), ("played", cards.played, True)):
+    for label, values, played in ((say("aside"), cards.aside, False), (say("played"), cards.played, True)):
         if not values:
             continue
         word = _word(label, display.cap_font(display.SMALL - 1, width), theme.muted)
@@ -244,8 +250,12 @@ def _word(text: str, size: int, colour: RGB) -> Image.Image:
     """A fixed word as a transparent sprite, its height the font's line height."""
     f = font(size)
     ascent, descent = f.getmetrics()
-    image = Image.new("RGBA", (max(1, round(f.getlength(text))), ascent + descent), (*colour, 0))
-    ImageDraw.Draw(image).text((0, 0), text, font=f, fill=(*colour, 255))
+    words = fonts_text(text, size)
+    image = Image.new("RGBA", (max(1, round(words.width)), ascent + descent), (*colour, 0))
+    if all(face == 0 for _, face in words.runs):
+        ImageDraw.Draw(image).text((0, 0), text, font=f, fill=(*colour, 255))
+    else:  # a script Noto Sans lacks (Japanese): each run in the face that has it
+        words.draw(ImageDraw.Draw(image), (0, 0), (*colour, 255), "la")
     return image
 
 
@@ -280,20 +290,30 @@ def draw_footer(image: Image.Image, scene: Scene, lay: Layout, theme: Theme) -> 
     draw = ImageDraw.Draw(image)
     size = footer_size(lay.width)
     m = MARGIN * s
-    line = 1.25 * size
     ascent, descent = font(size).getmetrics()
     if scene.caption:
         y = m / 2 + lay.header + 4 * s
         free = lay.free_right(y, y + ascent + descent) - m - 0.5 * size
         text(scene.caption, size, REGULAR, free).draw(draw, (lay.width - m, y), theme.muted, "ra")
-    if scene.last:
-        bottom = lay.height - m / 2
-        # clear of the coordinates by half a letter: a row number right after the words would read as part of them
-        gap = m + 0.5 * size
-        lines = _wrap(scene.last, size, [lay.free_left(bottom - (k + 1) * line, bottom - k * line) - gap
-                                         for k in (3, 2, 1, 0)])
-        for k, words in enumerate(reversed(lines)):
-            _draw_line(image, draw, words, size, (m, bottom - k * line - descent), theme.text)
+    for words, x, y in last_turn_lines(scene, lay):
+        _draw_line(image, draw, words, size, (x, y), theme.text)
+
+
+def last_turn_lines(scene: Scene, lay: Layout) -> list[tuple[str, float, float]]:
+    """The footer's last-turn lines as (words, left x, baseline y), bottom line first: in the free corner
+    below-left of the board, in :func:`footer_size`."""
+    if not scene.last:
+        return []
+    size = footer_size(lay.width)
+    m = MARGIN * lay.scale
+    line = 1.25 * size
+    descent = font(size).getmetrics()[1]
+    bottom = lay.height - m / 2
+    # clear of the coordinates by half a letter: a row number right after the words would read as part of them
+    gap = m + 0.5 * size
+    lines = _wrap(scene.last, size, [lay.free_left(bottom - (k + 1) * line, bottom - k * line) - gap
+                                     for k in (3, 2, 1, 0)])
+    return [(words, m, bottom - k * line - descent) for k, words in enumerate(reversed(lines))]
 
 
 def _advance(words: str, size: int) -> float:
@@ -326,7 +346,8 @@ def _wrap(value: str, size: int, widths: list[float], single: int = -1) -> list[
         taken = 1
         while taken < len(words) and _advance(" ".join(words[: taken + 1]), size) <= avail:
             taken += 1
-        lines.append(" ".join(words[:taken]))
+        # a word wider than the whole line (a 32-character name) is cut to it, not let run over the board
+        lines.append(" ".join(words[:taken]) if taken > 1 else _fit_word(words[0], size, avail))
         words = words[taken:]
     return lines
 
@@ -346,7 +367,24 @@ def _cut(words: list[str], size: int, avail: float) -> str:
         taken += 1
     if taken:
         return " ".join(words[:taken]) + "…"
-    return "".join(piece for piece, _ in text(words[0], size, REGULAR, avail).runs)
+    return _fit_word(words[0], size, avail)
+
+
+def _fit_word(word: str, size: int, avail: float) -> str:
+    """``word`` whole if it fits ``avail``, else its first letters and an ellipsis that fit (an ellipsis
+    alone if none do). In reading order, as the line it goes in is drawn (right-to-left text too).
+
+    A word that only reaches into the half letter kept clear of the coordinates (see
+    :func:`last_turn_lines`) stays whole: "connection" cut to "connecti…" reads worse than a word
+    that ends a little nearer the row numbers, and the margin beyond that half letter remains."""
+    if _word_width(word, size) <= avail + 0.5 * size:
+        return word
+    letters = clean(word)
+    while letters:
+        letters = letters[:-1]
+        if text(letters + "…", size).width <= avail:
+            return letters + "…"
+    return "…"
 
 
 def _draw_line(image: Image.Image, draw: ImageDraw.ImageDraw, words: str, size: int, start: tuple[float, float],

@@ -13,6 +13,10 @@ Frames share the look's fixed palette (:mod:`render.palette`), so the GIF
 needs one global colour table; each frame after the first stores only the
 rectangle that changed, with the pixels that did not change inside it left
 transparent, which keeps the longest 11×11 game under a megabyte.
+
+Frames are painted, encoded and dropped one at a time: making a replay holds two
+frames (this one and the one before) and the GIF so far, never the whole game's
+pictures (which took some 400 MB for a 300-turn 19×19 game).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator, Mapping
 
-from PIL import Image, ImageChops
+from PIL import GifImagePlugin, Image, ImageChops
 
 from engine import Position, Record
 
@@ -31,7 +35,11 @@ from .paint import paint
 from .palette import COLOURS, palette_for
 from .scene import Scene
 from .theme import theme as _theme
+from .words import Say, saying
 
+#: which look replays have: raise it whenever a change to the renderer changes their pictures (the bot
+#: keeps finished games' GIFs under this name, and makes them again for a new one)
+LOOK = 2
 #: how long a whole replay lasts, whatever the game's length (ms), and its bounds
 TOTAL_MS = 30_000
 MIN_TOTAL_MS, MAX_TOTAL_MS = 20_000, 40_000
@@ -104,12 +112,16 @@ def names_at(pos: Position, names: Mapping[str, str] | None) -> dict[str, str] |
 
 
 def scenes(record: Record, names: Mapping[str, str] | None = None) -> Iterator[Scene]:
-    """The replay's frames as scenes, one per turn, each naming the players by the colours they have then."""
-    positions = list(turns(record))
-    for k, pos in enumerate(positions, 1):
+    """The replay's frames as scenes, one per turn, each naming the players by the colours they have then.
+
+    The record is played through twice (first to count the turns for the captions), so that no
+    more than one position is held at a time.
+    """
+    total = sum(1 for _ in turns(record))
+    for k, pos in enumerate(turns(record), 1):
         sc = scene_of(pos, names_at(pos, names))
         # the counter keeps two equal-looking turns from merging into one frame
-        sc.caption = f"turn {k}/{len(positions)}"
+        sc.caption = f"turn {k}/{total}"
         yield sc
 
 
@@ -120,49 +132,56 @@ def render_replay(
     theme: str = "dark",
     width: int = 720,
     flip: bool = False,
+    say: Say | None = None,
 ) -> bytes:
     """GIF bytes replaying ``record`` turn by turn (see the module docstring).
 
     ``names`` maps each colour to the player who *starts* with it (see :func:`names_at`).
-    ``flip`` turns the board half a turn in every frame, as in :func:`render.render_position`.
+    ``flip`` turns the board half a turn in every frame, as in :func:`render.render_position`;
+    ``say`` says the frames' words in a language, as there.
     """
+    with saying(say):
+        return _replay(record, names, theme, width, flip)
+
+
+def _replay(record: Record, names: Mapping[str, str] | None, theme: str, width: int, flip: bool) -> bytes:
     check_width(width)
     look = _theme(theme)
-    frames = []
-    palette = None
-    for sc in scenes(record, names):
-        if palette is None:
+    total = sum(1 for _ in turns(record))
+    out = io.BytesIO()
+    before: Image.Image | None = None
+    for sc, ms in zip(scenes(record, names), durations(total)):
+        if before is None:
             cards = any(p.cards is not None for p in sc.panels)
             palette = palette_for(sc.style, sc.size, cards, look, width, flip)
-        frames.append(to_palette(paint(sc, look, width, flip), palette))
-    out = io.BytesIO()
-    frames[0].save(
-        out,
-        "GIF",
-        save_all=True,
-        append_images=_deltas(frames),
-        duration=durations(len(frames)),
-        loop=0,
-        optimize=False,
-        disposal=1,
-        transparency=CLEAR,
-    )
+        frame = to_palette(paint(sc, look, width, flip), palette)
+        if before is None:
+            header, _ = GifImagePlugin.getheader(frame, None, {"loop": 0, "transparency": CLEAR, "optimize": False})
+            out.writelines(header)
+            _write_frame(out, frame, (0, 0), ms)
+        else:
+            _write_change(out, before, frame, ms)
+        before = frame
+    out.write(b";")  # the GIF trailer
     return out.getvalue()
 
 
-def _deltas(frames: list[Image.Image]) -> list[Image.Image]:
-    """Frames after the first with every pixel equal to the previous frame's made transparent.
+def _write_frame(out: io.BytesIO, image: Image.Image, offset: tuple[int, int], ms: int) -> None:
+    """One frame (or the changed rectangle of one, at ``offset``), drawn over the one before (disposal 1)."""
+    out.writelines(GifImagePlugin.getdata(image, offset, duration=ms, disposal=1, transparency=CLEAR))
 
-    Each frame is drawn over the one before (disposal 1), so this shows the same
-    pictures while long runs of the transparent index compress to almost nothing.
-    """
-    out = []
-    for before, after in zip(frames, frames[1:]):
-        same = ImageChops.difference(after, before).point(_ZERO_TO_WHITE, "1")
-        delta = after.copy()
-        delta.paste(CLEAR, mask=same)
-        out.append(delta)
-    return out
+
+def _write_change(out: io.BytesIO, before: Image.Image, after: Image.Image, ms: int) -> None:
+    """A frame after the first: only the rectangle that changed, every pixel in it equal to the frame
+    before made transparent, so long runs of the transparent index compress to almost nothing."""
+    box = ImageChops.difference(after, before).getbbox()
+    if box is None:  # nothing changed: a one-pixel transparent frame keeps the frame and its time
+        _write_frame(out, Image.new("P", (1, 1), CLEAR), (0, 0), ms)
+        return
+    part, was = after.crop(box), before.crop(box)
+    same = ImageChops.difference(part, was).point(_ZERO_TO_WHITE, "1")
+    part.paste(CLEAR, mask=same)
+    _write_frame(out, part, box[:2], ms)
 
 
 #: the palette index no picture uses (palettes have 255 colours)

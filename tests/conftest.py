@@ -5,6 +5,11 @@ answered something the spec forbids): real Discord would have refused it too. Se
 
 from __future__ import annotations
 
+import faulthandler
+import multiprocessing
+import os
+import sys
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -62,3 +67,29 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[Any]:
     if found:
         pytest.fail(found, pytrace=False)
     return result
+
+
+# After the last test the interpreter must exit: a worker thread or process left running by
+# some test would keep it alive (Python joins them at exit) until CI's own limit, with nothing
+# said. Past this many seconds the run ends as a failure with every thread's stack and the
+# children named, so the culprit can be found from the log.
+EXIT_GRACE_SECONDS = 120
+
+
+def _exit_watchdog() -> None:
+    threading.Event().wait(EXIT_GRACE_SECONDS)
+    print(f"\n[tests/conftest.py] the test process is still alive {EXIT_GRACE_SECONDS} s after the last "
+          "test: something a test started did not stop. Threads:", file=sys.stderr, flush=True)
+    for thread in threading.enumerate():
+        print(f"  {thread.name} (daemon={thread.daemon})", file=sys.stderr)
+    print(f"Child processes: {[p.pid for p in multiprocessing.active_children()]}", file=sys.stderr)
+    faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
+    sys.stderr.flush()
+    os._exit(3)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Arm the exit watchdog (see :data:`EXIT_GRACE_SECONDS`) in the process that runs pytest: an
+    xdist worker whose tests are done waits for the others, and the controller ends it."""
+    if not hasattr(config, "workerinput"):
+        threading.Thread(target=_exit_watchdog, name="exit-watchdog", daemon=True).start()

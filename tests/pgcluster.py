@@ -7,6 +7,9 @@ folder, listens only on a unix socket in that folder (no port to collide with ot
 trusts local connections, and is stopped and deleted by :meth:`PgCluster.stop`.
 
 PostgreSQL refuses to run as root; when the tests run as root the server runs as ``nobody``.
+When ``nobody`` cannot reach the binaries where they are installed (a checkout in root's 0700
+home, or in a ``mktemp -d`` folder), the server runs from a copy of the installation in a
+temporary folder every user can read and only root can write.
 """
 
 from __future__ import annotations
@@ -32,21 +35,73 @@ def postgres_bin_dir() -> Path:
     return Path(found).resolve().parent
 
 
-class PgCluster:
-    """One running PostgreSQL server in a temporary folder; :meth:`url` names a database on it."""
+def public_install_copy(bin_dir: Path) -> tuple[Path, Path]:
+    """A copy of the PostgreSQL installation around ``bin_dir`` that every user can read:
+    (the copy's folder, to delete afterwards; the copy's bin folder).
 
-    def __init__(self) -> None:
-        self.bin = postgres_bin_dir()
+    PostgreSQL finds its libraries and data files (``lib/``, ``share/``) relative to its
+    programs, and the wheel's programs find libpq in ``pgserver.libs`` beside the package (their
+    RPATH is ``$ORIGIN/../../../pgserver.libs``), so the copy keeps that layout: the installation
+    (but its C headers) two folders down, and any ``<package>.libs`` folder beside the package.
+    The folder is root's and read-only to others: root runs some of these programs too. Copies,
+    not hard links: making a link readable would change the mode of the user's own file too.
+    """
+    install = bin_dir.parent
+    site = install.parent.parent
+    folder = Path(tempfile.mkdtemp(prefix="hexpg-bin-"))
+    try:
+        for part in ("bin", "lib", "share"):
+            if (install / part).is_dir():
+                shutil.copytree(install / part, folder / install.relative_to(site) / part, symlinks=True)
+        for libs in site.glob(f"{install.parent.name}.libs"):
+            shutil.copytree(libs, folder / libs.name, symlinks=True)
+        for path in (folder, *folder.rglob("*")):
+            if not path.is_symlink():
+                path.chmod(path.stat().st_mode | (0o555 if path.is_dir() or os.access(path, os.X_OK) else 0o444))
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return folder, folder / bin_dir.relative_to(site)
+
+
+def can_run(user: str, program: Path) -> bool:
+    """Whether ``user`` can run ``program`` (every folder on its way searchable, the file executable)."""
+    try:
+        subprocess.run([str(program), "--version"], user=user, check=True, capture_output=True, timeout=60)
+    except (PermissionError, subprocess.CalledProcessError):
+        return False
+    return True
+
+
+class PgCluster:
+    """One running PostgreSQL server in a temporary folder; :meth:`url` names a database on it.
+
+    ``bin``: the folder with the PostgreSQL programs (default: :func:`postgres_bin_dir`)."""
+
+    def __init__(self, bin: Path | None = None) -> None:
+        self.bin = bin or postgres_bin_dir()
         self.root = Path(tempfile.mkdtemp(prefix="hexpg-"))
         self.data = self.root / "data"
         self._user: str | None = None
+        self._server_bin = self.bin
+        self._install_copy: Path | None = None
         self._databases = 0
         if os.geteuid() == 0:
             self._user = "nobody"
+            if not can_run(self._user, self.bin / "initdb"):
+                try:
+                    self._install_copy, self._server_bin = public_install_copy(self.bin)
+                except BaseException:
+                    shutil.rmtree(self.root, ignore_errors=True)
+                    raise
             os.chown(self.root, pwd.getpwnam("nobody").pw_uid, pwd.getpwnam("nobody").pw_gid)
 
+    def temporary_folders(self) -> list[Path]:
+        """Every folder this cluster made (its data and socket, the copy of the programs); stop() deletes them."""
+        return [self.root] + ([self._install_copy] if self._install_copy is not None else [])
+
     def _run(self, *args: str) -> None:
-        subprocess.run([str(self.bin / args[0]), *args[1:]], check=True, user=self._user,
+        subprocess.run([str(self._server_bin / args[0]), *args[1:]], check=True, user=self._user,
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
 
     def start(self) -> PgCluster:
@@ -62,7 +117,8 @@ class PgCluster:
             if (self.data / "postmaster.pid").exists():
                 self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
-            shutil.rmtree(self.root, ignore_errors=True)
+            for folder in self.temporary_folders():
+                shutil.rmtree(folder, ignore_errors=True)
 
     def url(self, database: str = "postgres") -> str:
         """A ``postgresql://`` URL for a database on this server (through its unix socket)."""

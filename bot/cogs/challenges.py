@@ -15,13 +15,29 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .. import access, texts
-from ..answers import MISSING_PERMISSIONS, ack, answer, answer_privately
+from .. import access
 from ..choices import ClockName, Level, Seat
-from ..present import NO_MENTIONS, GameMessage, game_message, post_board
-from ..service import GAME_TITLES, ActiveGame, ChallengeRequest, ChallengeRow, StartedGame, UserError
+from ..i18n import Text, render, t, tc
+from ..i18n.text import Joined
+from ..service import (
+    GAME_TITLES,
+    ActiveGame,
+    ChallengeRequest,
+    ChallengeRow,
+    Channel,
+    Command,
+    GameService,
+    Option,
+    StartedGame,
+    UserError,
+)
 from ..store import TimerRow
-from ..views import ChallengeButton, RematchButton, challenge_view, register_buttons, unregister_buttons
+from ..ui import texts
+from ..ui.answers import MISSING_PERMISSIONS, NO_MENTIONS, ack, answer, answer_privately, language
+from ..ui.components.challenge import ChallengeButton, challenge_view
+from ..ui.components.gameover import RematchButton
+from ..ui.components.labels import localized
+from ..ui.messages import GameMessage, game_message
 
 if TYPE_CHECKING:
     from ..app import HexBot
@@ -29,15 +45,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def describe_challenge(ch: ChallengeRow) -> str:
+def describe_challenge(ch: ChallengeRow) -> Text:
     """``inpHeXion 7×7 (pie), rated, challenger plays first``."""
     variants = f" ({', '.join(ch.variants)})" if ch.variants else ""
-    seat = {"first": "challenger moves first", "second": "challenger moves second", "random": "seats drawn at random"}[ch.seat]
-    clock = "no clock" if ch.clock == "none" else f"{ch.clock} per move"
-    extras = ["rated" if ch.rated else "unrated", clock, seat]
+    seat = {"first": t("challenger moves first"), "second": t("challenger moves second"),
+            "random": t("seats drawn at random")}[ch.seat]
+    clock = t("no clock") if ch.clock == "none" else t("{clock} per move", clock=tc("choice", ch.clock))
+    extras = [t("rated") if ch.rated else t("unrated"), clock, seat]
     if ch.thread:
-        extras.append("in a new thread")
-    return f"{GAME_TITLES[ch.game]} {ch.size}×{ch.size}{variants} — {', '.join(extras)}"
+        extras.append(t("in a new thread"))
+    return t("{game} {size}×{size}{variants} — {extras}", game=GAME_TITLES[ch.game], size=ch.size, variants=variants,
+             extras=Joined(extras, ", "))
 
 
 class Challenges(commands.Cog):
@@ -48,7 +66,8 @@ class Challenges(commands.Cog):
         bot.timers.on("challenge-expiry", self.on_expiry)
 
     @property
-    def service(self):
+    def service(self) -> GameService:
+        """The bot's game service."""
         return self.bot.service
 
     @app_commands.command(name="challenge", description="Challenge someone to inpHeXion, Hex or Blind Hex")
@@ -105,8 +124,9 @@ class Challenges(commands.Cog):
             await self._play_the_computer(interaction, replace(req, opponent_is_me=True, level=level or "medium"), names)
             return
         if level is not None:
-            await answer_privately(interaction,
-                                   "`level` is for games against me (the bot); leave it out when challenging a person.")
+            why = UserError("{level} is for games against me (the bot); leave it out when challenging a person.",
+                            level=Option("level"))
+            await answer_privately(interaction, texts.refusal(why, await language(interaction, private=True)))
             return
         await self._post_challenge(interaction, req, names)
 
@@ -115,12 +135,13 @@ class Challenges(commands.Cog):
         """Record a challenge and post it with Accept / Decline / Withdraw, pinging only the challenged."""
         ch = await self.service.create_challenge(req, names)  # a UserError is answered privately by the handler
         opponent_id = req.opponent_id
-        content = (
-            f"<@{opponent_id}>, **{texts.clean(interaction.user.display_name)}** challenges you to "
-            f"{what}{describe_challenge(ch)}.\nAccept or decline by <t:{int(ch.expires_at)}:t> (`/accept`, `/decline`)."
-        )
+        content = t("<@{opponent}>, **{challenger}** challenges you to {what}{challenge}.\n"
+                    "Accept or decline by {time} ({accept}, {decline}).", opponent=opponent_id,
+                    challenger=texts.clean(interaction.user.display_name), what=what, challenge=describe_challenge(ch),
+                    time=f"<t:{int(ch.expires_at)}:t>", accept=texts.Shown(Command("accept")),
+                    decline=texts.Shown(Command("decline")))
         posted = await answer(
-            interaction, content, view=challenge_view(ch.id),
+            interaction, content, view=localized(challenge_view(ch.id), await language(interaction, private=False)),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent_id)], everyone=False, roles=False),
         )
         if posted is not None:
@@ -136,27 +157,31 @@ class Challenges(commands.Cog):
         if req.opponent_is_me:
             await self._play_the_computer(interaction, req, names)
             return
-        await self._post_challenge(interaction, req, names, f"a rematch of game #{game_id}: ")
+        await self._post_challenge(interaction, req, names, t("a rematch of game #{id}: ", id=game_id))
 
     async def _play_the_computer(self, interaction: discord.Interaction, req: ChallengeRequest,
                                  names: dict[int, str]) -> None:
         """``/challenge opponent:@bot``: the game starts at once; the AI moves when it is its turn."""
-        async def open_thread(title: str) -> tuple[int, int]:
-            return await self._open_thread(interaction, title)
+        async def open_thread(who: str) -> tuple[int, int]:
+            said = t("{game}: {player} vs the computer", game=GAME_TITLES[req.game], player=who)
+            language = await self.bot.languages.public(interaction.guild_id, interaction.guild_locale)
+            return await self._open_thread(interaction, render(said, language)[:100])
 
         game, cut = await self.service.start_ai_game(req, self.bot.user_id, open_thread, names)
         names = await self.service.names(game.row.guild_id, game.row.seats)
-        lines = [f"Game #{game.row.id} against the computer ({req.level}, unrated) begins!",
-                 texts.players_at(game, names)]
+        lines: list[str] = [t("Game #{id} against the computer ({level}, unrated) begins!", id=game.row.id,
+                                level=tc("choice", req.level)), texts.players_at(game, names)]
         if cut:
             winner = game.position.options.first
-            lines.append(f"The cut: {', '.join(f'{c} cut {cut[c]}' for c in ('x', 'o'))} — **{winner}** wins the cut.")
-        message = await game_message(game, names, *lines, now=self.bot.clock.now(), happened=f"Game #{game.row.id} begins",
-                                     actor=interaction.user.id, bot_id=self.bot.user.id)  # type: ignore[union-attr]
+            lines.append(t("The cut: {cuts} — **{winner}** wins the cut.", winner=winner,
+                           cuts=", ".join(f"{c} cut {cut[c]}" for c in ("x", "o"))))
+        message = await game_message(game, names, *lines, now=self.bot.clock.now(), happened=t("Game #{id} begins", id=game.row.id),
+                                     actor=interaction.user.id, bot_id=self.bot.user.id,  # type: ignore[union-attr]
+                                     language=await self.bot.languages.public(game.row.guild_id))
         if game.row.channel_id == interaction.channel_id:
-            await post_board(self.bot, partial(answer, interaction), message)
+            await self.bot.boards.post(partial(answer, interaction), message)
         else:
-            await answer(interaction, f"Game #{game.row.id} is in <#{game.row.channel_id}>.")
+            await answer(interaction, t("Game #{id} is in <#{channel}>.", id=game.row.id, channel=game.row.channel_id))
             await self._post_first_board(game, message, interaction)
         self.bot.dispatch("game_changed", game)
 
@@ -170,9 +195,9 @@ class Challenges(commands.Cog):
                                                  auto_archive_duration=10080)
         except discord.HTTPException as exc:
             log.warning("could not create a thread in channel %d: %s", channel.id, exc)
-            raise UserError(access.missing_line(["create_public_threads"], channel.id, "make a thread for the game",
-                                                after="A server manager can allow it, or challenge again with "
-                                                      "`thread:False`.")) from None
+            raise UserError("I can't make a thread for the game in {channel}: I'm missing the {permissions} "
+                            "permission there. A server manager can allow it, or challenge again with `thread:False`.",
+                            channel=Channel(channel.id), permissions=access.listed(["create_public_threads"])) from None
         return thread.id, channel.id
 
     @app_commands.command(name="accept", description="Accept the challenge addressed to you in this channel")
@@ -190,17 +215,19 @@ class Challenges(commands.Cog):
         await ack(interaction, private=True)
         ch = await self.service.challenge_to(interaction.channel_id or 0, interaction.user.id)
         ch = await self.service.decline(ch.id, interaction.user.id)
-        await answer_privately(interaction, "Challenge declined.")
-        await self._close_message(ch, f"~~{describe_challenge(ch)}~~ — declined by <@{ch.opponent_id}>.")
+        await answer_privately(interaction, t("Challenge declined."))
+        await self._close_message(ch, t("~~{challenge}~~ — declined by <@{user}>.", challenge=describe_challenge(ch),
+                                        user=ch.opponent_id))
 
     async def cog_load(self) -> None:
         """Answer Accept / Decline / Withdraw clicks (also on challenges posted before a restart)."""
-        register_buttons(self.bot, {ChallengeButton: lambda i, b: self.button(i, b.challenge_id, b.act),
-                                    RematchButton: lambda i, b: self.rematch(i, b.game_id)})
+        buttons = self.bot.button_handlers
+        buttons.register(self.bot, ChallengeButton, lambda i, b: self.button(i, b.challenge_id, b.act))
+        buttons.register(self.bot, RematchButton, lambda i, b: self.rematch(i, b.game_id))
 
     async def cog_unload(self) -> None:
         """Stop answering challenge and rematch buttons."""
-        unregister_buttons(self.bot, ChallengeButton, RematchButton)
+        self.bot.button_handlers.unregister(ChallengeButton, RematchButton)
 
     async def button(self, interaction: discord.Interaction, challenge_id: int, act: str) -> None:
         """A click on Accept, Decline or Withdraw."""
@@ -208,19 +235,20 @@ class Challenges(commands.Cog):
         if act == "accept":
             ch = await self.service.challenge(challenge_id)
             if ch is not None and ch.status == "open" and interaction.user.id != ch.opponent_id:
-                await answer_privately(interaction, "Only the challenged player can accept this challenge.")
+                await answer_privately(interaction, t("Only the challenged player can accept this challenge."))
                 return
             await self._accept(interaction, challenge_id)
             return
         if act == "decline":
             ch = await self.service.decline(challenge_id, interaction.user.id)
-            note = f"declined by <@{ch.opponent_id}>"
+            note = t("~~{challenge}~~ — declined by <@{user}>.", challenge=describe_challenge(ch), user=ch.opponent_id)
         else:
             ch = await self.service.withdraw(challenge_id, interaction.user.id)
-            note = f"withdrawn by <@{ch.challenger_id}>"
+            note = t("~~{challenge}~~ — withdrawn by <@{user}>.", challenge=describe_challenge(ch), user=ch.challenger_id)
         try:
             await interaction.edit_original_response(
-                content=f"~~{describe_challenge(ch)}~~ — {note}.", view=None, allowed_mentions=NO_MENTIONS)
+                content=render(note, await self.bot.languages.public(ch.guild_id, interaction.guild_locale)),
+                view=None, allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as exc:
             log.warning("challenge %d: could not edit its message: %s", ch.id, exc)
 
@@ -228,8 +256,10 @@ class Challenges(commands.Cog):
         """Start the game (the interaction is already deferred) and post the first board."""
         async def open_thread(ch: ChallengeRow) -> tuple[int, int]:
             names = await self.service.names(ch.guild_id, (ch.challenger_id, ch.opponent_id))
-            title = f"{GAME_TITLES[ch.game]}: {names[ch.challenger_id]} vs {names[ch.opponent_id]}"[:100]
-            return await self._open_thread(interaction, title)
+            said = t("{game}: {first} vs {second}", game=GAME_TITLES[ch.game], first=names[ch.challenger_id],
+                     second=names[ch.opponent_id])
+            language = await self.bot.languages.public(ch.guild_id, interaction.guild_locale)
+            return await self._open_thread(interaction, render(said, language)[:100])
 
         started = await self.service.accept(
             challenge_id, interaction.user.id, open_thread, {interaction.user.id: interaction.user.display_name}
@@ -238,27 +268,32 @@ class Challenges(commands.Cog):
 
     async def _announce(self, interaction: discord.Interaction, started: StartedGame) -> None:
         ch, game = started.challenge, started.game
-        where = f" in <#{game.row.channel_id}>" if game.row.channel_id != ch.channel_id else ""
-        closing = f"{describe_challenge(ch)} — accepted by <@{ch.opponent_id}>: game #{game.row.id}{where}."
+        where = t(" in <#{channel}>", channel=game.row.channel_id) if game.row.channel_id != ch.channel_id else ""
+        closing = t("{challenge} — accepted by <@{user}>: game #{id}{where}.", challenge=describe_challenge(ch),
+                    user=ch.opponent_id, id=game.row.id, where=where)
         if interaction.type is discord.InteractionType.component:
             # The click was on the challenge message itself: answer the interaction by editing it.
             try:
-                await interaction.edit_original_response(content=closing, view=None, allowed_mentions=NO_MENTIONS)
+                await interaction.edit_original_response(
+                    content=render(closing, await self.bot.languages.public(ch.guild_id, interaction.guild_locale)),
+                    view=None, allowed_mentions=NO_MENTIONS)
             except discord.HTTPException as exc:
                 # The game has started all the same: its board below is what matters.
                 log.warning("challenge %d: could not edit its message: %s", ch.id, exc)
         else:
             await self._close_message(ch, closing)
-            await answer(interaction, f"Accepted — game #{game.row.id}{where}.", private=True)
+            await answer(interaction, t("Accepted — game #{id}{where}.", id=game.row.id, where=where), private=True)
         names = await self.service.names(game.row.guild_id, game.row.seats)
-        lines = [texts.players_at(game, names)]
+        lines: list[str] = [texts.players_at(game, names)]
         if started.cut:
             winner = game.position.options.first
-            cut = ", ".join(f"{texts.player(game, c, names)} cut {started.cut[c]}" for c in ("x", "o"))
-            lines.append(f"The cut: {cut} — **{winner}** wins the cut.")
-        message = await game_message(game, names, f"Game #{game.row.id} begins!", *lines, now=self.bot.clock.now(),
-                                     happened=f"Game #{game.row.id} begins", actor=interaction.user.id,
-                                     bot_id=self.bot.user.id if self.bot.user else None)
+            cut = Joined([t("{player} cut {card}", player=texts.player(game, c, names), card=started.cut[c])
+                          for c in ("x", "o")], ", ")
+            lines.append(t("The cut: {cuts} — **{winner}** wins the cut.", cuts=cut, winner=winner))
+        message = await game_message(game, names, t("Game #{id} begins!", id=game.row.id), *lines,
+                                     now=self.bot.clock.now(), happened=t("Game #{id} begins", id=game.row.id),
+                                     actor=interaction.user.id, bot_id=self.bot.user.id if self.bot.user else None,
+                                     language=await self.bot.languages.public(game.row.guild_id))
         await self._post_first_board(game, message, interaction)
 
     async def _post_first_board(self, game: ActiveGame, message: GameMessage, interaction: discord.Interaction) -> None:
@@ -269,7 +304,7 @@ class Challenges(commands.Cog):
         channel: discord.abc.Messageable | None = None
         try:
             channel = await self.bot.messageable(game.row.channel_id)
-            await post_board(self.bot, channel.send, message)
+            await self.bot.boards.post(channel.send, message)
         except discord.HTTPException as exc:
             log.exception("game %d: started, but its first board could not be posted (/board shows it)", game.row.id)
             if exc.code == MISSING_PERMISSIONS and isinstance(channel, discord.abc.GuildChannel | discord.Thread):
@@ -279,9 +314,10 @@ class Challenges(commands.Cog):
                 await answer_privately(interaction, access.missing_line(names, channel.id))
 
     async def _close_message(self, ch: ChallengeRow, content: str) -> None:
-        """Edit the challenge message to its final words, without buttons."""
+        """Edit the challenge message to its final words (in the server's language), without buttons."""
         if ch.message_id is None:
             return
+        content = render(content, await self.bot.languages.public(ch.guild_id))
         try:
             channel = self.bot.get_partial_messageable(ch.channel_id, guild_id=ch.guild_id)
             await channel.get_partial_message(ch.message_id).edit(content=content, view=None, allowed_mentions=NO_MENTIONS)
@@ -292,7 +328,8 @@ class Challenges(commands.Cog):
         """A challenge's time is over: its message says so (again, if a crash cut the last run short)."""
         ch = await self.service.expire_challenge(timer.ref_id)
         if ch is not None:
-            await self._close_message(ch, f"~~{describe_challenge(ch)}~~ — expired (nobody accepted in time).")
+            await self._close_message(ch, t("~~{challenge}~~ — expired (nobody accepted in time).",
+                                            challenge=describe_challenge(ch)))
 
 
 async def setup(bot: HexBot) -> None:

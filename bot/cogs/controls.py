@@ -1,7 +1,7 @@
 """Playing with taps: the controls under every board and the private Play panel.
 
 Play opens an ephemeral panel for the player whose turn it is (built by
-:mod:`bot.panels` from the engine's legal actions); each completed choice goes
+:mod:`bot.ui.components.panel_steps` from the engine's legal actions); each completed choice goes
 through the same service call as ``/move``. Board, Takeback, Resign and Abort
 sit beside it (Resign and Abort ask first). Only the newest board of a game
 keeps its controls; a finished game's boards have none.
@@ -21,21 +21,26 @@ from discord.ext import commands
 
 from engine import ActionError
 
-from .. import images, panels, texts
-from ..answers import MISSING_PERMISSIONS, HandledElsewhere, ack, answer
-from ..controls import BoardButton, PanelButton, PanelSelect, confirm_view, panel_view
-from ..present import NO_MENTIONS, SORRY, reply_with_result
-from ..service import ActiveGame, StaleChoice, UserError, position_version
+from ..i18n import Text, t
+from ..i18n.text import Joined, Listed
+from ..service import ActiveGame, Command, GameService, PlayResult, StaleChoice, UserError, position_version
 from ..service.locks import KeyLocks
-from ..views import register_buttons, unregister_buttons
-from .play import secret_line
+from ..ui import pictures, texts
+from ..ui.answers import MISSING_PERMISSIONS, NO_MENTIONS, SORRY, HandledElsewhere, ack, answer, language, said
+from ..ui.components import panel_steps
+from ..ui.components.board import BoardButton, confirm_view
+from ..ui.components.labels import localized
+from ..ui.components.panel import PanelButton, PanelSelect, panel_view
+from .lifecycle import ask_takeback
+from .play import announce, post_position, secret_line
 
 if TYPE_CHECKING:
     from ..app import HexBot
 
 log = logging.getLogger(__name__)
 
-OVER = "This game is over — `/history` lists it, `/challenge` starts a new one."
+OVER = t("This game is over — {history} lists it, {challenge} starts a new one.",
+         history=texts.Shown(Command("history")), challenge=texts.Shown(Command("challenge")))
 #: how many panels to remember as used (a second tap on a used panel is ignored, not refused)
 _USED_PANELS = 512
 
@@ -50,17 +55,20 @@ class Controls(commands.Cog):
         self._used: dict[int, tuple[str, str]] = {}
 
     @property
-    def service(self) -> Any:
+    def service(self) -> GameService:
+        """The bot's game service."""
         return self.bot.service
 
     async def cog_load(self) -> None:
         """Register the controls, so presses on messages from before a restart work too."""
-        register_buttons(self.bot, {BoardButton: self.board_press, PanelButton: self.panel_press,
-                                    PanelSelect: self.panel_press})
+        buttons = self.bot.button_handlers
+        buttons.register(self.bot, BoardButton, self.board_press)
+        buttons.register(self.bot, PanelButton, self.panel_press)
+        buttons.register(self.bot, PanelSelect, self.panel_press)
 
     async def cog_unload(self) -> None:
         """Unregister the controls."""
-        unregister_buttons(self.bot, BoardButton, PanelButton, PanelSelect)
+        self.bot.button_handlers.unregister(BoardButton, PanelButton, PanelSelect)
 
     # -- presses on a board ------------------------------------------------------------
     async def board_press(self, interaction: discord.Interaction, button: BoardButton) -> None:
@@ -83,7 +91,7 @@ class Controls(commands.Cog):
             if g is None or g.row.status != "active":
                 await self._say(interaction, OVER)
                 return
-            await self.bot.get_cog("Play").post_position(interaction, g)  # type: ignore[union-attr]
+            await post_position(self.bot, interaction, g)
             return
         in_place = _on_ephemeral(interaction)
         # A press inside a private panel edits it in place; on a public board the answer is a private message.
@@ -94,45 +102,48 @@ class Controls(commands.Cog):
             return
         colour = g.colour_of(interaction.user.id)
         if colour is None:
-            players = " and ".join(f"<@{u}>" for u in g.row.seats)
-            await self._say(interaction, f"Only {players} play in this game; start your own with `/challenge`.")
+            players = Listed([f"<@{u}>" for u in g.row.seats])
+            await self._say(interaction, t("Only {players} play in this game; start your own with {challenge}.",
+                                           players=players, challenge=texts.Shown(Command("challenge"))))
             return
         if act == "play":
             await self._open_panel(interaction, g, colour)
         elif act in ("resign", "abort"):
-            what = "Resign? Your opponent wins the game." if act == "resign" else \
-                "Abort? The game ends with no result and no rating change (only while it has barely started)."
-            await self._say(interaction, f"Game #{g.row.id}: {what}", view=confirm_view(game_id, n, act))
+            what = t("Resign? Your opponent wins the game.") if act == "resign" else \
+                t("Abort? The game ends with no result and no rating change (only while it has barely started).")
+            await self._say(interaction, t("Game #{id}: {what}", id=g.row.id, what=what), view=confirm_view(game_id, n, act))
         elif act == "keep":
-            await self._say(interaction, "Nothing changed — play on.")
+            await self._say(interaction, t("Nothing changed — play on."))
         elif act in ("resign!", "abort!"):
             await self._end(interaction, g, act[:-1])
 
     async def _open_panel(self, interaction: discord.Interaction, g: ActiveGame, colour: str,
-                          note: str = "") -> None:
+                          note: str | Text = "") -> None:
         """Show the panel's first step, or why there is none."""
         pos = g.position
         if colour not in pos.to_move:
             if pos.choosing_in_secret():
-                why = "You have already chosen your cards; waiting for your opponent to choose."
+                why = t("You have already chosen your cards; waiting for your opponent to choose.")
             else:
-                why = f"It's not your turn — waiting for {' and '.join(f'<@{u}>' for u in g.users_to_move())}."
-            await self._say(interaction, (note + "\n" if note else "") + why)
+                why = t("It's not your turn — waiting for {players}.", players=Listed([f"<@{u}>" for u in g.users_to_move()]))
+            await self._say(interaction, Joined([note, why], "\n") if note else why)
             return
-        step = panels.panel(pos, colour, ())
-        assert isinstance(step, panels.Step)  # an empty path never completes an action
+        step = panel_steps.panel(pos, colour, ())
+        assert isinstance(step, panel_steps.Step)  # an empty path never completes an action
         await self._show(interaction, g, position_version(g.row.id, pos), step, note)
 
-    async def _show(self, interaction: discord.Interaction, g: ActiveGame, version: str, step: panels.Step,
-                    note: str = "") -> None:
+    async def _show(self, interaction: discord.Interaction, g: ActiveGame, version: str, step: panel_steps.Step,
+                    note: str | Text = "") -> None:
         """Show a panel step, with a picture of the position when the step points at cells."""
         picture = None
+        speaks = await language(interaction, private=True)
         if step.preview is not None:
             names = await self.service.names(g.row.guild_id, g.row.seats)
-            picture = await images.board_file(g.position, texts.colour_names(g, names), "preview.png",
-                                              chosen=step.preview.chosen, choices=step.preview.choices)
-        await self._say(interaction, (note + "\n" if note else "") + step.text,
-                        view=panel_view(g.row.id, version, step), picture=picture)
+            picture = await pictures.board_file(g.position, texts.colour_names(g, names), "preview.png",
+                                              chosen=step.preview.chosen, choices=step.preview.choices,
+                                              language=speaks)
+        await self._say(interaction, Joined([note, step.text], "\n") if note else step.text,
+                        view=panel_view(g.row.id, version, step, speaks), picture=picture)
 
     async def _takeback(self, interaction: discord.Interaction, game_id: int, n: int) -> None:
         """Takeback under a board (already acknowledged): refused privately, or asked like ``/takeback``."""
@@ -141,10 +152,11 @@ class Controls(commands.Cog):
             await self._say(interaction, OVER)
             return
         if len(g.position.public_record()) != n:
-            await self._say(interaction, "The game has moved on since this board: a takeback undoes the last turn "
-                                         "only. Use the newest board's Takeback or `/takeback`.")
+            await self._say(interaction, t("The game has moved on since this board: a takeback undoes the last turn "
+                                           "only. Use the newest board's Takeback or {takeback}.",
+                                           takeback=texts.Shown(Command("takeback"))))
             return
-        await self.bot.get_cog("Lifecycle").ask_takeback(interaction)  # type: ignore[union-attr]
+        await ask_takeback(self.bot, interaction)
 
     async def _end(self, interaction: discord.Interaction, g: ActiveGame, act: str) -> None:
         """A confirmed Resign or Abort: the same service calls as ``/resign`` and ``/abort``."""
@@ -152,16 +164,16 @@ class Controls(commands.Cog):
             result = await self.service.resign(g.row.channel_id, interaction.user.id)
         else:
             await self.service.abort(g.row.channel_id, interaction.user.id)
-        await self._say(interaction, f"You {act}ed game #{g.row.id}.")
+        await self._say(interaction, t("You resigned game #{id}.", id=g.row.id) if act == "resign"
+                        else t("You aborted game #{id}.", id=g.row.id))
         if act == "resign":
-            await reply_with_result(interaction, result, partial(self.service.names, result.game.row.guild_id,
-                                                                 result.game.row.seats),
-                                    self.bot.clock.now())
+            names = partial(self.service.names, result.game.row.guild_id, result.game.row.seats)
+            await self.bot.boards.reply_with_result(interaction, result, names, self.bot.clock.now())
             return
         self.bot.dispatch("game_closed", g.row.id)
         await answer(
-            interaction, f"Game #{g.row.id} was aborted by **{texts.clean(interaction.user.display_name)}**: no result, "
-            "no rating change.", allowed_mentions=NO_MENTIONS)
+            interaction, t("Game #{id} was aborted by **{name}**: no result, no rating change.", id=g.row.id,
+                           name=texts.clean(interaction.user.display_name)), allowed_mentions=NO_MENTIONS)
 
     # -- presses in a panel ------------------------------------------------------------
     async def panel_press(self, interaction: discord.Interaction, item: PanelButton | PanelSelect) -> None:
@@ -186,18 +198,18 @@ class Controls(commands.Cog):
             return
         colour = g.colour_of(interaction.user.id)
         if colour is None:
-            await self._say(interaction, "You are not playing in this game.")
+            await self._say(interaction, t("You are not playing in this game."))
             return
-        stale = "That panel is out of date (the game has moved on since) — nothing was played."
+        stale = t("That panel is out of date (the game has moved on since) — nothing was played.")
         if position_version(game_id, g.position) != version:
             await self._open_panel(interaction, g, colour, note=stale)
             return
         try:
-            step = panels.panel(g.position, colour, path)
-        except panels.PanelError:
-            await self._open_panel(interaction, g, colour, note="That choice is not available now.")
+            step = panel_steps.panel(g.position, colour, path)
+        except panel_steps.PanelError:
+            await self._open_panel(interaction, g, colour, note=t("That choice is not available now."))
             return
-        if isinstance(step, panels.Step):
+        if isinstance(step, panel_steps.Step):
             await self._show(interaction, g, version, step)
             return
         try:
@@ -210,23 +222,22 @@ class Controls(commands.Cog):
                 await self._open_panel(interaction, fresh, colour, note=stale)
             return
         except ActionError as exc:
-            await self._say(interaction, str(exc))
+            await self._say(interaction, texts.engine_reason(exc))
             return
         said = await self._after_play(interaction, result, colour)
         self._remember_used(key, version, said)
 
-    async def _after_play(self, interaction: discord.Interaction, result: Any, colour: str) -> str:
+    async def _after_play(self, interaction: discord.Interaction, result: PlayResult, colour: str) -> str:
         """Tell the player privately (and the next step of the same turn), then post the board;
         return what the panel says now."""
-        play_cog: Any = self.bot.get_cog("Play")
-        said = secret_line(result) if result.secret else f"Played **{' '.join(result.actions)}**."
+        said = secret_line(result) if result.secret else t("Played **{actions}**.", actions=" ".join(result.actions))
         pos = result.game.position
         if not result.secret and colour in pos.to_move and pos.outcome is None:
             # The same player acts again (an inpHeXion relocation, a second letter): the next step right here.
             await self._open_panel(interaction, result.game, colour, note=said)
         else:
             await self._say(interaction, said)
-        await play_cog.announce(interaction, result)
+        await announce(self.bot, interaction, result)
         return said
 
     def _remember_used(self, key: int, version: str, said: str) -> None:
@@ -235,44 +246,27 @@ class Controls(commands.Cog):
             self._used.pop(next(iter(self._used)))
 
     # -- only the newest board keeps its controls -----------------------------------------
-    async def board_posted(self, game_id: int, live: bool, message: discord.Message) -> None:
-        """A board was posted: it is the game's live one (or the game is over); strip the one before."""
-        where = (message.channel.id, message.id) if live else None
-        await self._replace_live_board(game_id, where, message.id)
-
     @commands.Cog.listener()
     async def on_game_closed(self, game_id: int) -> None:
         """A game ended without a board (aborted): its last board loses its controls."""
-        await self._replace_live_board(game_id, None, None)
-
-    async def _replace_live_board(self, game_id: int, where: tuple[int, int] | None, keep: int | None) -> None:
-        try:
-            previous = await self.service.swap_board_message(game_id, where)
-            if previous is None or previous[1] == keep:
-                return
-            channel_id, message_id = previous
-            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
-        except Exception as exc:
-            # A deleted board, a lost permission, or shutting down: stale controls only ever answer
-            # "this game is over" or open a panel for the current position, so this is no failure.
-            log.warning("game %d: could not remove the controls of its previous board: %r", game_id, exc)
+        await self.bot.boards.closed(game_id)
 
     # -- answering ---------------------------------------------------------------------
     @contextlib.asynccontextmanager
     async def _answering_failures(self, interaction: discord.Interaction, what: str) -> AsyncIterator[None]:
         """Answer a refusal or an unexpected error of the block in place of the panel or
-        confirmation (as :meth:`_say` does), where ``views.guarded`` would send a new reply."""
+        confirmation (as :meth:`_say` does), where ``registry.guarded`` would send a new reply."""
         try:
             yield
         except HandledElsewhere:
-            raise  # another process answers this press (views.guarded drops it)
+            raise  # another process answers this press (registry.guarded drops it)
         except UserError as exc:
-            await self._say(interaction, texts.refusal(exc))
+            await self._say(interaction, texts.refusal(exc, await language(interaction, private=True)))
         except Exception:
             log.exception("%s failed", what)
             await self._say(interaction, SORRY)
 
-    async def _say(self, interaction: discord.Interaction, text: str, view: discord.ui.View | None = None,
+    async def _say(self, interaction: discord.Interaction, text: str | Text, view: discord.ui.View | None = None,
                    picture: discord.File | None = None) -> None:
         """Answer privately: replace the panel / confirmation in place (its picture too, or
         none), or fill the private reply."""
@@ -288,8 +282,11 @@ class Controls(commands.Cog):
             log.warning("could not answer a control press", exc_info=True)
 
     @staticmethod
-    async def _private(interaction: discord.Interaction, text: str, view: discord.ui.View | None,
+    async def _private(interaction: discord.Interaction, text: str | Text, view: discord.ui.View | None,
                        picture: discord.File | None) -> None:
+        text = await said(interaction, text, private=True) or ""
+        if view is not None:
+            view = localized(view, await language(interaction, private=True))
         if interaction.response.is_done() and _on_ephemeral(interaction):
             await interaction.edit_original_response(content=text, view=view, allowed_mentions=NO_MENTIONS,
                                                      attachments=[picture] if picture is not None else [])

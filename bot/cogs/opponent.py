@@ -14,9 +14,11 @@ from discord.ext import commands
 
 import engine
 
-from .. import texts
-from ..present import MENTION_USERS, NO_MENTIONS, mid_turn_text, post_board, result_message
-from ..service import ActiveGame, GameService, PlayResult, UserError
+from ..i18n import render, t
+from ..service import ActiveGame, GameService, PlayResult, UserError, position_version
+from ..ui import texts
+from ..ui.answers import MENTION_USERS, NO_MENTIONS
+from ..ui.messages import mid_turn_text, result_message
 
 if TYPE_CHECKING:
     from ..app import HexBot
@@ -86,6 +88,10 @@ class Opponent(commands.Cog):
         colour = g.colour_of(self.bot.user.id)
         return colour if colour in g.position.to_move else None
 
+    def _opponent_of(self, g: ActiveGame) -> int | None:
+        """The person the computer plays in ``g``: whose turn it waits for in the AI's fair queue."""
+        return next((u for u in g.row.seats if u != self.bot.user_id), None)
+
     async def _drive(self, game_id: int, seen: ActiveGame | None = None) -> None:
         """Play the AI's actions in this game for as long as it is the AI's turn (from ``seen`` if given)."""
         refused = stale = 0
@@ -97,15 +103,19 @@ class Opponent(commands.Cog):
                     return
                 # Only what anyone may see: a human's secret Blind Hex choice is left out.
                 actions = g.position.public_record()
+                # The position the reply is for: after a takeback and another move the count of actions
+                # can be the same again, the position not (the reply is then thought out afresh).
+                chosen_for = position_version(g.row.id, g.position)
                 line = await self.bot.ai.choose(g.position.options, actions, g.row.ai_level or "medium",
-                                                (g.row.seed + len(actions)) & 0x7FFFFFFF, colour)
+                                                (g.row.seed + len(actions)) & 0x7FFFFFFF, colour,
+                                                owner=self._opponent_of(g))
                 if refused >= 2:
                     # The search keeps choosing what the game refuses (a bug): keep the game going.
                     line = random.Random(g.row.seed).choice(g.position.legal_actions(colour))
                 secret = colour if g.position.choosing_in_secret() else None
                 try:
                     result = await self.service.play(g.row.channel_id, self.bot.user_id, line,
-                                                     seen=len(actions))
+                                                     version=chosen_for)
                 except UserError as exc:
                     # The game moved on while we thought (a takeback, a resignation, an abort): look again,
                     # but never spin: a refusal that keeps coming is logged and the driver stops.
@@ -134,15 +144,17 @@ class Opponent(commands.Cog):
     async def _announce(self, g: ActiveGame, colour: str, result: PlayResult) -> None:
         """Post the AI's action like a person's: the board, or only "has chosen" for a secret choice."""
         channel = await self.bot.messageable(g.row.channel_id)
+        language = await self.bot.languages.public(g.row.guild_id)
         if result.secret:
             names = await self._names(g)
-            await channel.send(f"{texts.player(result.game, colour, names)} has chosen.",
+            await channel.send(render(t("{player} has chosen.", player=texts.player(result.game, colour, names)), language),
                                allowed_mentions=MENTION_USERS)
         elif texts.mid_writing_turn(result):
-            await channel.send(mid_turn_text(result, await self._names(g)), allowed_mentions=NO_MENTIONS)
+            await channel.send(render(mid_turn_text(result, await self._names(g)), language), allowed_mentions=NO_MENTIONS)
         else:
-            message = await result_message(result, await self._names(g), self.bot.clock.now(), self.bot.user_id)
-            await post_board(self.bot, channel.send, message)
+            message = await result_message(result, await self._names(g), self.bot.clock.now(), self.bot.user_id,
+                                           language)
+            await self.bot.boards.post(channel.send, message)
 
 
 async def setup(bot: "HexBot") -> None:

@@ -13,10 +13,13 @@ from discord.ext import commands
 
 from engine import ActionError, NotationError
 
-from .. import texts
-from ..answers import THINKING, ack, answer, answer_privately
-from ..present import MENTION_USERS, game_message, post_board, reply_with_result
-from ..service import ActiveGame, PlayResult
+from ..i18n import Text, t, tn
+from ..i18n.notation import SWAP, swap_begun, universal
+from ..i18n.text import Joined, Listed
+from ..service import ActiveGame, Command, GameService, PlayResult
+from ..ui import texts
+from ..ui.answers import MENTION_USERS, THINKING, ack, answer, answer_privately, language
+from ..ui.messages import game_message
 
 if TYPE_CHECKING:
     from ..app import HexBot
@@ -32,8 +35,11 @@ def examples(legal: list[str], limit: int = 5) -> str:
         return ""
     step = max(1, len(legal) // limit)
     picks = legal[::step][:limit]
-    more = f" (and {len(legal) - len(picks)} more — start typing in `/move` to see them)" if len(legal) > len(picks) else ""
-    return "Legal now: " + ", ".join(f"`{a}`" for a in picks) + more
+    actions = ", ".join(f"`{a}`" for a in picks)
+    if len(legal) > len(picks):
+        return t("Legal now: {actions} (and {more} more — start typing in {move} to see them)", actions=actions,
+                 more=len(legal) - len(picks), move=texts.Shown(Command("move")))
+    return t("Legal now: {actions}", actions=actions)
 
 
 def _natural(action: str) -> tuple:
@@ -88,10 +94,10 @@ def _discs(actions: list[str]) -> dict[str, list[str]]:
     return out
 
 
-def secret_line(result: PlayResult) -> str:
+def secret_line(result: PlayResult) -> Text:
     """The private confirmation of a secret Blind Hex choice."""
     cards = result.before.action(result.actions[0]).typed
-    return f"You chose **{cards}** — secret until your opponent has chosen too."
+    return t("You chose **{cards}** — secret until your opponent has chosen too.", cards=cards)
 
 
 class Play(commands.Cog):
@@ -101,7 +107,8 @@ class Play(commands.Cog):
         self.bot = bot
 
     @property
-    def service(self):
+    def service(self) -> GameService:
+        """The bot's game service."""
         return self.bot.service
 
     @app_commands.command(name="move", description="Play your move, e.g. c4 d4 (inpHeXion), e5 (Hex), 1+4 (Blind Hex)")
@@ -114,55 +121,25 @@ class Play(commands.Cog):
         channel_id = interaction.channel_id or 0
         names = {interaction.user.id: interaction.user.display_name} if interaction.guild_id else None
         try:
-            result = await self.service.play(channel_id, interaction.user.id, action, names=names)
+            # notation is universal; ``swap`` may also be typed in the player's language
+            result = await self.service.play(channel_id, interaction.user.id, universal(action), names=names)
         except ActionError as exc:
             await answer_privately(interaction, await self._refusal(channel_id, interaction.user.id, exc, action))
             return
-        await self.announce(interaction, result)
-
-    async def announce(self, interaction: discord.Interaction, result: PlayResult) -> None:
-        """Show an accepted action: the new board publicly, or for a secret Blind Hex choice a private
-        confirmation (unless already answered, as by a Play panel) and a public "has chosen" line."""
-        self.bot.dispatch("game_changed", result.game)
-        channel = interaction.channel
-        if isinstance(channel, discord.Thread) and channel.archived and not channel.locked:
-            # A game thread archived while players were away comes back when someone moves.
-            try:
-                await channel.edit(archived=False)
-            except discord.HTTPException as exc:
-                # The move is saved; the reply below still shows it (Discord reopens a thread it is posted in).
-                log.warning("game %d: could not unarchive thread %d: %s", result.game.row.id, channel.id, exc)
-        if result.secret:
-            await self._secret_choice(interaction, result)
-            return
-        await reply_with_result(interaction, result, partial(self.service.names, result.game.row.guild_id, result.game.row.seats),
-                                self.bot.clock.now())
+        await announce(self.bot, interaction, result)
 
     async def _refusal(self, channel_id: int, user_id: int, exc: ActionError, typed: str = "") -> str:
-        message = str(exc).rstrip(".")
         # Not capitalised: messages often start with a cell name, and c4 is not C4 in our notation.
-        text = f"{message}."
+        # The engine's sentences are short (a player's text is quoted shortened): no cut is needed.
+        text = texts.engine_reason(exc)
         if isinstance(exc, NotationError) or len(text) < 160:
             legal = await self.service.legal_for(channel_id, user_id)
             # A disc typed (or picked in autocomplete) alone: its own moves are the useful examples.
             own = [a for a in legal if a.startswith(" ".join(typed.lower().split()) + " ")]
             hint = examples(own or legal)
             if hint:
-                text += "\n" + hint
-        return text[:1900]
-
-    async def _secret_choice(self, interaction: discord.Interaction, result: PlayResult) -> None:
-        """Blind Hex: confirm privately, tell the channel only that a choice was made."""
-        if interaction.extras.get(THINKING) is not None or not interaction.response.is_done():
-            # Our own "thinking…" (a /move): answer it privately. A Play panel has answered already.
-            await answer_privately(interaction, secret_line(result))
-        names = await self.service.names(result.game.row.guild_id, result.game.row.seats)
-        waiting = [result.game.user_of(c) for c in result.game.position.to_move]
-        me = self.bot.user.id if self.bot.user else None
-        # the computer is never pinged: it is named instead
-        other = " and ".join("the computer" if u == me else f"<@{u}>" for u in waiting)
-        await answer(interaction, f"{texts.player(result.game, result.colour, names)} has chosen. Waiting for {other}.",
-                     allowed_mentions=MENTION_USERS)
+                return Joined([text, hint], "\n")
+        return text
 
     @move.autocomplete("action")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -172,7 +149,9 @@ class Play(commands.Cog):
         except Exception:
             log.exception("autocomplete failed")
             return []
-        return [app_commands.Choice(name=name, value=value) for name, value in filter_choices(legal, current)]
+        # the start of a language's word for swap (``éch``, ``スワ``) offers ``swap``
+        typed = SWAP if swap_begun(current) and SWAP in legal else universal(current)
+        return [app_commands.Choice(name=name, value=value) for name, value in filter_choices(legal, typed)]
 
     @app_commands.command(name="board", description="Show this channel's game again")
     @app_commands.guild_only()
@@ -182,18 +161,10 @@ class Play(commands.Cog):
         game = await self.service.game_in(interaction.channel_id or 0)
         if game is None:
             await answer_privately(interaction, texts.refusal(
-                await self.service.no_game_here(interaction.channel_id or 0, interaction.user.id)))
+                await self.service.no_game_here(interaction.channel_id or 0, interaction.user.id),
+                await language(interaction, private=True)))
             return
-        await self.post_position(interaction, game)
-
-    async def post_position(self, interaction: discord.Interaction, game: ActiveGame) -> None:
-        """Post a game's current position publicly as the (deferred) answer to ``interaction``."""
-        names = await self.service.names(game.row.guild_id, game.row.seats)
-        moves = len(game.position.public_record())
-        # Showing the board again is no news: nobody is pinged (a spectator may have asked).
-        message = await game_message(game, names, f"Position after {texts.plural(moves, 'action')}.",
-                                     now=self.bot.clock.now(), ping=False)
-        await post_board(self.bot, partial(answer, interaction), message)
+        await post_position(self.bot, interaction, game)
 
     @app_commands.command(name="resign", description="Resign this channel's game (your opponent wins)")
     @app_commands.guild_only()
@@ -201,8 +172,55 @@ class Play(commands.Cog):
         """End the game in the opponent's favour."""
         await ack(interaction)
         result = await self.service.resign(interaction.channel_id or 0, interaction.user.id)
-        await reply_with_result(interaction, result, partial(self.service.names, result.game.row.guild_id, result.game.row.seats),
-                                self.bot.clock.now())
+        names = partial(self.service.names, result.game.row.guild_id, result.game.row.seats)
+        await self.bot.boards.reply_with_result(interaction, result, names, self.bot.clock.now())
+
+
+async def announce(bot: HexBot, interaction: discord.Interaction, result: PlayResult) -> None:
+    """Show an accepted action: the new board publicly, or for a secret Blind Hex choice a private
+    confirmation (unless already answered, as by a Play panel) and a public "has chosen" line."""
+    bot.dispatch("game_changed", result.game)
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.archived and not channel.locked:
+        # A game thread archived while players were away comes back when someone moves.
+        try:
+            await channel.edit(archived=False)
+        except discord.HTTPException as exc:
+            # The move is saved; the reply below still shows it (Discord reopens a thread it is posted in).
+            log.warning("game %d: could not unarchive thread %d: %s", result.game.row.id, channel.id, exc)
+    if result.secret:
+        await _secret_choice(bot, interaction, result)
+        return
+    names = partial(bot.service.names, result.game.row.guild_id, result.game.row.seats)
+    await bot.boards.reply_with_result(interaction, result, names, bot.clock.now())
+
+
+async def _secret_choice(bot: HexBot, interaction: discord.Interaction, result: PlayResult) -> None:
+    """Blind Hex: confirm privately, tell the channel only that a choice was made."""
+    if interaction.extras.get(THINKING) is not None or not interaction.response.is_done():
+        # Our own "thinking…" (a /move): answer it privately. A Play panel has answered already.
+        await answer_privately(interaction, secret_line(result))
+    names = await bot.service.names(result.game.row.guild_id, result.game.row.seats)
+    waiting = [result.game.user_of(c) for c in result.game.position.to_move]
+    me = bot.user.id if bot.user else None
+    # the computer is never pinged: it is named instead
+    other = Listed([t("the computer") if u == me else f"<@{u}>" for u in waiting])
+    await answer(interaction, t("{player} has chosen. Waiting for {other}.",
+                                player=texts.player(result.game, result.colour, names), other=other),
+                 allowed_mentions=MENTION_USERS)
+
+
+async def post_position(bot: HexBot, interaction: discord.Interaction, game: ActiveGame) -> None:
+    """Post a game's current position publicly as the (deferred) answer to ``interaction`` (``/board``,
+    the Board button); within the server's board cooldown, a UserError points at the last one instead."""
+    await bot.service.claim_board_repost(game)
+    names = await bot.service.names(game.row.guild_id, game.row.seats)
+    moves = len(game.position.public_record())
+    # Showing the board again is no news: nobody is pinged (a spectator may have asked).
+    message = await game_message(game, names, tn("Position after {n} action.", "Position after {n} actions.", moves),
+                                 now=bot.clock.now(), ping=False,
+                                 language=await bot.languages.public(game.row.guild_id, interaction.guild_locale))
+    await bot.boards.post(partial(answer, interaction), message)
 
 
 async def setup(bot: HexBot) -> None:

@@ -10,17 +10,20 @@ One module per job, mixed into :class:`GameService`:
 
 * :mod:`.challenges`: challenges and games against the computer;
 * :mod:`.moves`: playing, resigning, aborting, results and ratings;
-* :mod:`.clocks` and :mod:`.timed`: time per move, timers, wins on time, abandonment;
+* :mod:`.timed`: wins on time and abandonment (time per move and a game's timers: :mod:`bot.timing.clocks`);
 * :mod:`.takebacks`, :mod:`.settings`, :mod:`.reading` (leaderboards, stats, history);
 * :mod:`.boards`: which message is a game's live board (the one with its controls);
+* :mod:`.limits`: the limits against abuse (challenges, games against the computer, board
+  re-posts, replays); :mod:`.replays`: replay GIFs made once per finished game;
+* :mod:`.gone`: games whose channel, thread or server is gone;
 * :mod:`.core`: the store, the clock, locks and positions they share;
   :mod:`.values` and :mod:`.errors`: what goes in and out.
 """
 
 from ..store import ChallengeRow
+from ..timing.clocks import ABANDON_AFTER, CLOCKS, GAME_TIMERS, format_duration
 from .boards import BoardsService
 from .challenges import ChallengesService, challenge_options, draw_cut
-from .clocks import ABANDON_AFTER, CLOCKS, GAME_TIMERS, format_duration
 from .core import GAME_TITLES
 from .errors import (
     Channel,
@@ -34,14 +37,17 @@ from .errors import (
     StaleChoice,
     UserError,
 )
+from .gone import GoneService
 from .reading import ReadingService
+from .replays import ReplaysService
 from .settings import SettingsService
 from .takebacks import TakebacksService
 from .timed import TimedService
 from .values import SEATS, ActiveGame, ChallengeRequest, PlayResult, StartedGame, position_version
 
 
-class GameService(ChallengesService, TimedService, TakebacksService, SettingsService, ReadingService, BoardsService):
+class GameService(ChallengesService, TimedService, TakebacksService, SettingsService, ReadingService, BoardsService,
+                  ReplaysService, GoneService):
     """Challenges and games of every server, backed by the store."""
 
 

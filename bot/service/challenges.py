@@ -11,10 +11,11 @@ import engine
 from engine import OptionsError
 from engine.ai import LEVELS
 
+from ..i18n import Text, t
 from ..store import ChallengeRow, Conflict, GameRow, GuildSettings
-from .clocks import CLOCKS, arm_timers
-from .core import GAME_TITLES, ServiceCore
+from ..timing.clocks import CLOCKS, arm_timers
 from .errors import Channel, Command, Option, Post, RematchAsked, UserError
+from .limits import LimitsService
 from .values import SEATS, ActiveGame, ChallengeRequest, StartedGame
 
 log = logging.getLogger(__name__)
@@ -28,6 +29,13 @@ ON_BY_DEFAULT = ("swap",)
 THREAD, HERE = Option("thread", True), Option("thread", False)
 
 
+#: a challenge that is no longer open, by how it ended
+CHALLENGE_CLOSED = {"accepted": t("That challenge has already been accepted."),
+                    "declined": t("That challenge has already been declined."),
+                    "withdrawn": t("That challenge has already been withdrawn."),
+                    "expired": t("That challenge has already been expired.")}
+
+
 def challenge_options(req: ChallengeRequest) -> engine.GameOptions:
     """Engine options for a challenge, or UserError saying which option does not fit.
 
@@ -36,46 +44,57 @@ def challenge_options(req: ChallengeRequest) -> engine.GameOptions:
     cls = engine.GAMES.get(req.game)
     if cls is None:
         names = engine.GAME_NAMES
-        raise UserError("Unknown game {game}: choose {games}.", game=Option(req.game),
-                        games=f"{', '.join(names[:-1])} or {names[-1]}")
+        raise UserError("Unknown game {game}: choose {games}.", game=Option(req.game), games=_either(names))
     offered = [name for name, variant in OPTION_VARIANTS.items() if variant in cls.variant_names]
     given = {name: getattr(req, name) for name in OPTION_VARIANTS if getattr(req, name) is not None}
     for name in given:
         if name not in offered:
             raise _not_offered(cls, name, offered)
     if len(cls.sizes) == 1 and req.size not in (None, cls.sizes[0]):
-        n = cls.sizes[0]
-        raise UserError(f"{cls.title} is played on its {n}×{n} board only; leave {{size}} out.", size=Option("size"))
+        raise UserError("{game} is played on its {n}×{n} board only; leave {size} out.", game=cls.title,
+                        n=cls.sizes[0], size=Option("size"))
     if req.size is not None and req.size % 2 == 0 and all(size % 2 for size in cls.sizes):
-        extra = " (the neutral disc needs a centre cell)" if req.neutral else ""
-        sizes = cls.sizes
-        raise UserError(f"{cls.title} is played on odd sizes "
-                        f"{', '.join(map(str, sizes[:-1]))} or {sizes[-1]}, not {req.size}{extra}.")
+        sizes = _either([str(s) for s in cls.sizes])
+        if req.neutral:
+            raise UserError("{game} is played on odd sizes {sizes}, not {size} (the neutral disc needs a centre cell).",
+                            game=cls.title, sizes=sizes, size=req.size)
+        raise UserError("{game} is played on odd sizes {sizes}, not {size}.", game=cls.title, sizes=sizes,
+                        size=req.size)
     variants = [OPTION_VARIANTS[name] for name in offered if given.get(name, OPTION_VARIANTS[name] in ON_BY_DEFAULT)]
     first = "x" if cls.has_cut else None
     try:
         return engine.make_options(cls.game, req.size, variants, first)
     except OptionsError as exc:
-        raise UserError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+        # the rules' own reason (English template + facts), said in the reader's language by the bot
+        raise UserError("{reason}.", reason=exc.message) from None
 
 
 def _not_offered(cls: type[engine.Position], name: str, offered: list[str]) -> UserError:
     """Why a /challenge option does not fit the game, and what the game offers instead."""
+    if not offered and len(cls.sizes) == 1:
+        return UserError("{game} has no {option} option; it is always played on its {n}×{n} board.",
+                         game=cls.title, option=Option(name), n=cls.sizes[0])
     if not offered:
-        n = cls.sizes[0]
-        board = f"; it is always played on its {n}×{n} board" if len(cls.sizes) == 1 else ""
-        return UserError(f"{cls.title} has no {{option}} option{board}.", option=Option(name))
+        return UserError("{game} has no {option} option.", game=cls.title, option=Option(name))
     owner = next(c for c in engine.GAMES.values() if OPTION_VARIANTS[name] in c.variant_names)
-    article = "an" if owner.title[0].lower() in "aeiou" else "a"
 
     def shown(option: str) -> Option:
         variant = OPTION_VARIANTS[option]
         if variant != cls.pie_rule:
             return Option(option)
-        return Option(option, note=f"the pie rule{', on by default' if variant in ON_BY_DEFAULT else ''}")
+        return Option(option, note=t("the pie rule, on by default") if variant in ON_BY_DEFAULT else t("the pie rule"))
 
-    return UserError(f"{{option}} is {article} {owner.title} option; {cls.title} has {{offered}}.",
-                     option=Option(name), offered=[shown(o) for o in offered])
+    offers = [shown(o) for o in offered]
+    if owner.title[0].lower() in "aeiou":  # English's article: "an inpHeXion option"
+        return UserError("{option} is an {owner} option; {game} has {offered}.", option=Option(name),
+                         owner=owner.title, game=cls.title, offered=offers)
+    return UserError("{option} is a {owner} option; {game} has {offered}.", option=Option(name), owner=owner.title,
+                     game=cls.title, offered=offers)
+
+
+def _either(choices: list[str] | tuple[str, ...]) -> Text:
+    """``a, b or c``: the choices a refusal offers."""
+    return t("{choices} or {last}", choices=", ".join(choices[:-1]), last=choices[-1])
 
 
 def _channel_busy(req: ChallengeRequest, game: GameRow) -> UserError:
@@ -113,8 +132,8 @@ def draw_cut(seed: int) -> tuple[str, dict[str, str]]:
     return winner, {"x": name(x), "o": name(o)}
 
 
-class ChallengesService(ServiceCore):
-    """Challenges between players and games started against the computer."""
+class ChallengesService(LimitsService):
+    """Challenges between players and games started against the computer (within the server's limits)."""
 
     async def create_challenge(self, req: ChallengeRequest, names: dict[int, str] | None = None) -> ChallengeRow:
         """Check and record a challenge; UserError says what does not fit."""
@@ -142,8 +161,10 @@ class ChallengesService(ServiceCore):
             if busy is not None:
                 raise _channel_busy(req, busy)
             now = self.clock()
+            limits = await self.limits(req.guild_id)
             try:
                 async with self.store.transaction():
+                    await self._hold_challenge_limits(req, limits, now)
                     row = await self.store.insert_challenge(
                         guild_id=req.guild_id, channel_id=req.channel_id, challenger_id=req.challenger_id,
                         opponent_id=req.opponent_id, game=options.game, size=options.size, variants=options.variants,
@@ -244,7 +265,7 @@ class ChallengesService(ServiceCore):
             raise UserError("That challenge does not exist; ask for a new one with {challenge}.",
                             challenge=Command("challenge"))
         if row.status != "open":
-            raise UserError(f"That challenge has already been {row.status}.")
+            raise UserError(CHALLENGE_CLOSED.get(row.status, t("That challenge has already ended.")))
         if row.expires_at <= self.clock():
             raise UserError("That challenge has expired; ask for a new one.")
         return row
@@ -330,10 +351,10 @@ class ChallengesService(ServiceCore):
         open_thread: Callable[[str], Awaitable[tuple[int, int]]] | None = None,
         names: dict[int, str] | None = None,
     ) -> tuple[ActiveGame, dict[str, str] | None]:
-        """Start a game against the bot's AI at once (no Accept step); unrated, kept off the leaderboard."""
+        """Start a game against the bot's AI at once (no Accept step); unrated, kept off the leaderboard.
+        ``open_thread(player's name)`` creates the game's thread when the request asks for one."""
         if req.level not in LEVELS:
-            raise UserError("{level} is {levels}.", level=Option("level"),
-                            levels=f"{', '.join(list(LEVELS)[:-1])} or {list(LEVELS)[-1]}")
+            raise UserError("{level} is {levels}.", level=Option("level"), levels=_either(list(LEVELS)))
         options = challenge_options(req)
         if req.seat not in SEATS:
             raise UserError("{seat} is first, second or random.", seat=Option("seat"))
@@ -342,15 +363,19 @@ class ChallengesService(ServiceCore):
         clock = req.clock or "none"
         if clock not in CLOCKS:
             raise UserError("{clock} is one of {clocks} (time per move).", clock=Option("clock"), clocks=", ".join(CLOCKS))
+        most = (await self.limits(req.guild_id))["ai_games"]
+        # refused before a thread is made for it; counted again, race-free, where the game is inserted
+        await self._check_ai_games(req.guild_id, req.challenger_id, most)
         async with self._channel_locks.lock(req.channel_id):
             busy = None if thread else await self.store.active_game_in(req.channel_id)
             if busy is not None:
                 raise _channel_busy(req, busy)
-            return await self._start_ai_game(req, options, thread, clock, bot_id, open_thread, names)
+            return await self._start_ai_game(req, options, thread, clock, bot_id, open_thread, names, most)
 
     async def _start_ai_game(
         self, req: ChallengeRequest, options: engine.GameOptions, thread: bool, clock: str, bot_id: int,
         open_thread: Callable[[str], Awaitable[tuple[int, int]]] | None, names: dict[int, str] | None,
+        most_ai_games: int,
     ) -> tuple[ActiveGame, dict[str, str] | None]:
         """The rest of :meth:`start_ai_game`, under the channel's lock."""
         channel_id, parent_id = req.channel_id, None
@@ -358,10 +383,11 @@ class ChallengesService(ServiceCore):
             if open_thread is None:
                 raise UserError("A thread can't be made here; challenge again with {here} to play right here.",
                                 here=HERE)
-            who = (names or {}).get(req.challenger_id, "you")
-            channel_id, parent_id = await open_thread(f"{GAME_TITLES[options.game]}: {who} vs the computer"[:100])
+            # the thread's name is the caller's to word (its language); the service gives the player's name
+            channel_id, parent_id = await open_thread((names or {}).get(req.challenger_id, str(req.challenger_id)))
         now = self.clock()
         async with self._starting_game(req.channel_id):
+            await self._hold_ai_games(req.guild_id, req.challenger_id, most_ai_games)
             row, cut = await self._new_game(
                 guild_id=req.guild_id, channel_id=channel_id, parent_id=parent_id, game=options.game,
                 size=options.size, variants=options.variants, challenger_id=req.challenger_id, opponent_id=bot_id,
@@ -386,10 +412,10 @@ class ChallengesService(ServiceCore):
         async with self._challenge_locks.lock(challenge_id):
             ch = await self._open_challenge(challenge_id)
             allowed = ch.opponent_id if status == "declined" else ch.challenger_id
+            if user_id != allowed and status == "declined":
+                raise UserError("Only the challenged player can decline this challenge.")
             if user_id != allowed:
-                who = "challenged player" if status == "declined" else "challenger"
-                verb = "decline" if status == "declined" else "withdraw"
-                raise UserError(f"Only the {who} can {verb} this challenge.")
+                raise UserError("Only the challenger can withdraw this challenge.")
             async with self.store.transaction():
                 if not await self.store.close_challenge(ch.id, status):
                     raise UserError("That challenge has just ended.")

@@ -125,8 +125,8 @@ class ServiceCore:
         """What to tell someone who acts in a channel without a game: where their game is,
         when it lives in a thread of this channel."""
         if user_id is not None:
-            threads = [r.channel_id for r in await self.store.active_games()
-                       if r.parent_id == channel_id and user_id in r.seats]
+            # The player's games in this channel's threads only (an index read), never every game.
+            threads = await self.store.player_threads(channel_id, user_id)
             if threads:
                 return UserError("Your game is in {threads} — play there.", threads=[Channel(t) for t in threads])
         return UserError("There is no game in progress in this channel. Start one with {challenge}.",

@@ -4,19 +4,26 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 
 from engine import Outcome, Position, Reason
 
 from ..ratings import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY, Rating, rate_game
 from ..store import Conflict, GameRow, RatingRow
-from .clocks import CLOCKS, GAME_TIMERS, arm_timers
+from ..timing.clocks import CLOCKS, GAME_TIMERS, arm_timers
+from ..ui import tournament_texts
 from .core import ServiceCore, crossed
 from .errors import Command, NotYourTurn, StaleChoice, UserError
+from .review_wanted import want_review
+from .tournament_results import record_game_end
 from .values import ActiveGame, PlayResult, position_version
 
 log = logging.getLogger(__name__)
+
+
+class _NoGameHere(Exception):
+    """Raised inside :meth:`MovesService._players_game`'s transaction when the channel has no game."""
 
 
 @dataclass(slots=True)
@@ -34,6 +41,9 @@ class HeldGame:
 
 class MovesService(ServiceCore):
     """Actions in a game: legal ones, playing one, resigning, aborting; the result and ratings."""
+
+    #: called after a game's end is committed (the app: the reviews' maker looks for a background review)
+    on_game_end: Callable[[], None] | None = None
 
     async def legal_for(self, channel_id: int, user_id: int) -> list[str]:
         """The legal actions of a user in this channel's game, as they would type them."""
@@ -91,9 +101,11 @@ class MovesService(ServiceCore):
     async def abort(self, channel_id: int, user_id: int) -> ActiveGame:
         """End a game that has barely started: no result, no rating change."""
         async with self._game_locks.lock(channel_id):
-            row = await self._require_game(channel_id)
+            row = await self._require_game(channel_id, user_id)
             if user_id not in row.seats:
                 raise UserError("You are not playing in this game, so you can't abort it.")
+            if await self.store.tournament_game_of(row.id) is not None:
+                raise UserError(tournament_texts.NO_ABORT, resign=Command("resign"))
             if not ActiveGame(row, await self._position(row)).may_abort():
                 raise UserError("Too late to abort: a player has made a second action. You can {resign}.",
                                 resign=Command("resign"))
@@ -125,7 +137,7 @@ class MovesService(ServiceCore):
                 async with self.store.transaction():
                     locked = await self.store.lock_game_in(channel_id)
                     if locked is None:
-                        raise await self.no_game_here(channel_id, user_id)
+                        raise _NoGameHere
                     row, version = locked
                     pos = await self._position_at(row, version)
                     colour = ActiveGame(row, pos).colour_of(user_id)
@@ -133,6 +145,10 @@ class MovesService(ServiceCore):
                         raise refusal
                     held = HeldGame(row, version, pos, colour)
                     yield held
+            except _NoGameHere:
+                # Where the player's game is, looked up after the write transaction ended: the
+                # write lock is never held for more than the one game's row.
+                raise await self.no_game_here(channel_id, user_id) from None
             except Conflict:
                 # The unique keys are the last line of defence: the transaction was rolled back.
                 if held is not None:
@@ -194,6 +210,8 @@ class MovesService(ServiceCore):
             self._positions[row.id] = trial
             self._versions[row.id] = (version[0] + len(applied), version[1])
         await self._wake()
+        if trial.outcome is not None and self.on_game_end is not None:
+            self.on_game_end()  # the reviews' maker looks for a review queued in the background
         # A Blind Hex choice stays secret in the logs too until both are revealed.
         shown = "a secret choice" if result.secret else " | ".join(applied) or "-"
         log.info("game %d: %s by %d (%s)%s", row.id, shown, result.user_id, result.colour,
@@ -217,6 +235,10 @@ class MovesService(ServiceCore):
         # A timer being handled now stays for its driver: if this result is the handler's own
         # (a win on time, an abandoned game), a rerun after a crash announces it again.
         await self.store.end_timers(row.id, GAME_TIMERS)
+        # A tournament game's result is the tournament's too, committed with the game's end.
+        await record_game_end(self.store, row, pos, winner_seat, outcome.reason, now)
+        # Its review for puzzles, queued in the background with the game's end (committed together).
+        await want_review(self.store, row, pos, now)
         if not row.rated or winner_seat is None or outcome.reason is Reason.ABANDONED:
             return row, {}
         movers = {u for _, u in await self.store.action_users(row.id)}

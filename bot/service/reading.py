@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..store import GameRow, RatingRow, TakebackRow
+from ..store import GameRow, RatingRow, Sight, TakebackRow
 from .core import ServiceCore
 
 
@@ -21,17 +21,23 @@ class ReadingService(ServiceCore):
         """game → (finished games, wins, losses) of a player in a server, rated or not."""
         return await self.store.player_record(guild_id, user_id)
 
-    async def finished_games(self, guild_id: int, user_id: int | None = None, limit: int = 10) -> list[GameRow]:
-        """Recently ended games in a server (optionally of one player), newest first."""
-        return await self.store.finished_games(guild_id, user_id, limit)
+    async def finished_games(self, guild_id: int, user_id: int | None = None, limit: int = 10,
+                             sight: Sight | None = None) -> list[GameRow]:
+        """Recently ended games in a server (optionally of one player; only those ``sight`` sees), newest first."""
+        return await self.store.finished_games(guild_id, user_id, limit, sight)
 
-    async def active_games(self, guild_id: int | None = None) -> list[GameRow]:
-        """Games in progress (in one server, or everywhere), oldest first."""
-        return await self.store.active_games(guild_id)
+    async def active_games(self, guild_id: int | None = None, sight: Sight | None = None) -> list[GameRow]:
+        """Games in progress (in one server, or everywhere; only those ``sight`` sees), oldest first."""
+        rows = await self.store.active_games(guild_id)
+        return rows if sight is None else [r for r in rows if sight.sees(r)]
 
     async def accepted_takebacks(self, game_id: int) -> list[TakebackRow]:
         """Accepted takebacks of a game, oldest first (for its record)."""
         return await self.store.takebacks_of(game_id)
+
+    async def languages(self) -> dict[tuple[str, int], str]:
+        """Every language chosen: (scope, id) → language."""
+        return await self.store.languages()
 
     async def wants_dm(self, user_id: int) -> bool:
         """Whether a player asked for reminders by direct message."""

@@ -5,13 +5,18 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
+from ..i18n import t
 from ..store import GameRow, TakebackRow
-from .clocks import CLOCKS, arm_timers
+from ..timing.clocks import CLOCKS, arm_timers
 from .core import ServiceCore
 from .errors import ClosedRequest, UserError
 from .values import ActiveGame
 
 log = logging.getLogger(__name__)
+#: a takeback request that is no longer open, by how it ended
+TAKEBACK_CLOSED = {"accepted": t("That takeback request was already accepted."),
+                   "declined": t("That takeback request was already declined."),
+                   "stale": t("That takeback request was already stale.")}
 
 
 class TakebacksService(ServiceCore):
@@ -20,10 +25,11 @@ class TakebacksService(ServiceCore):
     async def request_takeback(self, channel_id: int, user_id: int) -> tuple[TakebackRow, ActiveGame]:
         """Ask to undo your last turn before the opponent has moved."""
         async with self._game_locks.lock(channel_id):
-            row = await self._require_game(channel_id)
+            row = await self._require_game(channel_id, user_id)
             pos = await self._position(row)
             if pos.secret_phase is not None:
-                raise UserError(f"{pos.title} has no takebacks: choices are made in secret and revealed together.")
+                raise UserError("{game} has no takebacks: choices are made in secret and revealed together.",
+                                game=pos.title)
             if user_id not in row.seats:
                 raise UserError("You are not playing in this game; only its players can take a turn back.")
             version = await self.store.game_version(row.id)
@@ -91,7 +97,7 @@ class TakebacksService(ServiceCore):
             row = await self.store.get_game(row.id)
             assert tb is not None and row is not None
             if tb.status != "open":
-                raise ClosedRequest(f"That takeback request was already {tb.status}.")
+                raise ClosedRequest(TAKEBACK_CLOSED.get(tb.status, t("That takeback request has already been answered.")))
             if user_id not in row.seats or user_id == tb.requester_id:
                 raise UserError("Only the opponent of the player who asked can answer a takeback request.")
             version = await self.store.game_version(row.id)

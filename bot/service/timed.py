@@ -6,7 +6,7 @@ import json
 
 from engine import Outcome, Reason
 
-from .clocks import ABANDON_AFTER, CLOCKS
+from ..timing.clocks import ABANDON_AFTER, CLOCKS
 from .errors import Moment, UserError
 from .moves import MovesService
 from .values import ActiveGame, PlayResult

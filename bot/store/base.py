@@ -1,8 +1,9 @@
 """The store interface: every read and write of the bot's data, whatever database holds it.
 
-The service talks only to :class:`Store`; :mod:`bot.store.sqlite` implements it on a
-SQLite file. A second backend (PostgreSQL through asyncpg) implements the same
-methods: all are coroutines, and :meth:`Store.transaction` is an async context
+The service talks only to :class:`Store`; :mod:`bot.store.sql` writes the statements both
+databases share, and :mod:`bot.store.sqlite` (a SQLite file) and :mod:`bot.store.postgres`
+(PostgreSQL through asyncpg) add their connections and what each writes its own way.
+All methods are coroutines, and :meth:`Store.transaction` is an async context
 manager, so a pool-based backend can bind one connection to the block.
 
 Rules every backend keeps:
@@ -20,18 +21,45 @@ from __future__ import annotations
 
 import abc
 import contextlib
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import TypeVar
 
 from ..shards import ShardPlan
-from .rows import ChallengeRow, GameRow, GuildSettings, RatingRow, TakebackRow, TimerRow
+from .rows import (
+    ChallengeRow,
+    EntrantRow,
+    GameRow,
+    GuildSettings,
+    PuzzleAttemptRow,
+    PuzzleChoice,
+    PuzzlePlayerRow,
+    PuzzleRow,
+    RatingRow,
+    ReviewRow,
+    ReviewValueRow,
+    RoundRow,
+    Sight,
+    TakebackRow,
+    TimerRow,
+    TournamentGameRow,
+    TournamentRow,
+)
+from .urls import database_target
 
 #: every table of the bot, parents before the rows that refer to them
 TABLES = ("challenges", "games", "actions", "takebacks", "ratings", "rating_changes", "timers", "meta",
-          "players", "guild_settings", "notify")
+          "players", "guild_settings", "notify", "guild_limits", "languages",
+          "tournaments", "tournament_entrants", "tournament_rounds", "tournament_games", "tournament_settings",
+          "review_settings", "puzzle_attempts", "puzzle_players")
+#: (``replay_gifs`` is a cache, left out of copies: a copy makes its replays again when asked; so are
+#: ``reviews``, ``review_values`` and the ``puzzles`` found from them: a copy reviews a game again when asked)
 #: the tables whose ids come from a counter (identity / rowid), which a copy must carry on past
-COUNTED_TABLES = ("challenges", "games", "takebacks", "timers")
+COUNTED_TABLES = ("challenges", "games", "takebacks", "timers", "tournaments", "puzzle_attempts")
+
+
+StoreT = TypeVar("StoreT", bound="Store")
 
 
 def storable_name(name: str) -> str:
@@ -49,6 +77,19 @@ def check_table(table: str) -> str:
     return table
 
 
+#: dialect → the Store class that opens it, filled by :func:`backend` as each backend module loads
+#: (so this module never imports the backends, which import it)
+_BACKENDS: dict[str, type[Store]] = {}
+
+
+def backend(cls: type[StoreT]) -> type[StoreT]:
+    """Class decorator: register a backend as the one :meth:`Store.open` uses for its ``dialect``."""
+    if not cls.dialect:
+        raise ValueError(f"{cls.__name__} names no dialect")
+    _BACKENDS[cls.dialect] = cls
+    return cls
+
+
 class Conflict(Exception):
     """A write refused by a uniqueness rule of the database (the transaction was rolled back)."""
 
@@ -63,17 +104,14 @@ class Store(abc.ABC):
     @classmethod
     async def open(cls, path: str | Path) -> Store:
         """Open (creating and migrating it) the database ``path`` names: a ``postgresql://`` URL opens
-        PostgreSQL, a ``sqlite:///`` URL or a file path opens SQLite."""
-        from .urls import database_target
-
+        PostgreSQL, a ``sqlite:///`` URL or a file path opens SQLite (whichever backend registered
+        itself for that dialect with :func:`backend`; importing :mod:`bot.store` registers both)."""
         dialect, target = database_target(str(path))
-        if dialect == "postgres":
-            from .postgres import PostgresStore
-
-            return await PostgresStore.open(target)
-        from .sqlite import SQLiteStore
-
-        return await SQLiteStore.open(target)
+        try:
+            chosen = _BACKENDS[dialect]
+        except KeyError:
+            raise RuntimeError(f"no store backend for {dialect} is loaded (import bot.store)") from None
+        return await chosen.open(target)
 
     @abc.abstractmethod
     async def close(self) -> None:
@@ -97,6 +135,11 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Store]:
         """Run the block as one write transaction (committed at the end, rolled back on error)."""
+
+    @abc.abstractmethod
+    async def hold(self, name: str) -> None:
+        """Inside a transaction: hold a lock named ``name``, shared by every process on this database,
+        to the end of the transaction (what makes "count, then insert" race-free)."""
 
     # -- whole tables (copy-db) -----------------------------------------------------
     @abc.abstractmethod
@@ -161,6 +204,12 @@ class Store(abc.ABC):
         """The newest open challenge addressed to ``opponent_id`` in a channel."""
 
     @abc.abstractmethod
+    async def open_challenges_around(self, guild_id: int, challenger_id: int, opponent_id: int,
+                                     now: float) -> list[ChallengeRow]:
+        """The open challenges of a server, not expired at ``now``, sent by ``challenger_id`` or addressed
+        to ``opponent_id`` (what the limits on challenges count), soonest to expire first."""
+
+    @abc.abstractmethod
     async def close_challenge(self, challenge_id: int, status: str, game_id: int | None = None) -> bool:
         """Move an open challenge to ``status``; False if it was no longer open (a race lost)."""
 
@@ -202,8 +251,22 @@ class Store(abc.ABC):
         """Games in progress (in one server, or everywhere), oldest first."""
 
     @abc.abstractmethod
-    async def finished_games(self, guild_id: int, user_id: int | None = None, limit: int = 10) -> list[GameRow]:
-        """Recently ended games in a server (optionally of one player), newest first."""
+    async def active_ai_games_of(self, guild_id: int, user_id: int) -> list[GameRow]:
+        """A member's games against the computer in progress in a server, oldest first."""
+
+    @abc.abstractmethod
+    async def active_games_under(self, channel_id: int) -> list[GameRow]:
+        """The games in progress in a channel and in its threads (what its deletion takes away)."""
+
+    @abc.abstractmethod
+    async def player_threads(self, parent_id: int, user_id: int) -> list[int]:
+        """The threads of a channel holding a game in progress of this player (an index read of that
+        channel's games only: what a command in a channel without a game looks up)."""
+
+    @abc.abstractmethod
+    async def finished_games(self, guild_id: int, user_id: int | None = None, limit: int = 10,
+                             sight: Sight | None = None) -> list[GameRow]:
+        """Recently ended games in a server (optionally of one player; only those ``sight`` sees), newest first."""
 
     @abc.abstractmethod
     async def actions(self, game_id: int) -> list[str]:
@@ -270,12 +333,139 @@ class Store(abc.ABC):
         """Store a server's settings."""
 
     @abc.abstractmethod
+    async def guild_limits(self, guild_id: int) -> dict[str, int]:
+        """The limits a server's admins have set (name → value); the others are at their defaults."""
+
+    @abc.abstractmethod
+    async def put_guild_limits(self, guild_id: int, values: Mapping[str, int]) -> None:
+        """Set some limits of a server (others keep theirs)."""
+
+    # -- replay cache --------------------------------------------------------------------
+    @abc.abstractmethod
+    async def replay_gif(self, game_id: int, key: str, now: float) -> bytes | None:
+        """The kept replay GIF of a game if it was made from ``key`` (what went into it); marks it used at ``now``."""
+
+    @abc.abstractmethod
+    async def put_replay_gif(self, game_id: int, key: str, gif: bytes, now: float, keep: int) -> None:
+        """Keep a game's replay GIF (replacing one made from another key), then only the ``keep`` used
+        most recently."""
+
+    # -- reviews -------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def review(self, game_id: int) -> ReviewRow | None:
+        """A game's stored review (finished or running), if one was asked for."""
+
+    @abc.abstractmethod
+    async def start_review(self, game_id: int, key: str, total: int, now: float, *, background: bool = False) -> ReviewRow:
+        """Record that a game's review of ``key`` is wanted; a stored one of another ``key`` is
+        dropped with its values. Returns the review as stored (one of the same key as it was).
+        Asked for by a member (not ``background``), a background review becomes an asked one."""
+
+    @abc.abstractmethod
+    async def want_background_review(self, game_id: int, now: float, most: int) -> bool:
+        """Inside the transaction that ends a game: queue its review in the background unless
+        ``most`` background reviews wait already (the newest is skipped); whether it was queued."""
+
+    @abc.abstractmethod
+    async def claim_review(self, game_id: int, owner: str, now: float, lease: float) -> bool:
+        """Take (or renew) the making of an unfinished review for ``lease`` seconds: False while
+        another process holds it (a claim whose lease lapsed is anyone's)."""
+
+    @abc.abstractmethod
+    async def release_review(self, game_id: int, owner: str) -> None:
+        """Give up the making of a review (another process may take it at once)."""
+
+    @abc.abstractmethod
+    async def release_review_claims(self) -> int:
+        """Drop every review's claim (a lone process starting: whoever held them is gone); how many."""
+
+    @abc.abstractmethod
+    async def review_background(self, guild_id: int) -> bool:
+        """Whether a server's finished games are reviewed in the background (on unless switched off)."""
+
+    @abc.abstractmethod
+    async def set_review_background(self, guild_id: int, on: bool) -> None:
+        """Switch a server's background reviews on or off."""
+
+    @abc.abstractmethod
+    async def review_values(self, game_id: int) -> list[ReviewValueRow]:
+        """The positions of a game's review valued so far, by ply."""
+
+    @abc.abstractmethod
+    async def put_review_value(self, game_id: int, value: ReviewValueRow) -> None:
+        """Keep one position's value of a game's review (a second one of the same ply is ignored)."""
+
+    @abc.abstractmethod
+    async def finish_review(self, game_id: int, now: float) -> None:
+        """Mark a game's review finished."""
+
+    @abc.abstractmethod
+    async def unfinished_reviews(self, limit: int) -> list[ReviewRow]:
+        """Reviews wanted and not finished (a restart resumes them): the asked ones, then the
+        background ones, each oldest first."""
+
+    @abc.abstractmethod
+    async def put_puzzles(self, puzzles: Iterable[PuzzleRow]) -> None:
+        """Keep puzzles found in a game (one already kept for the same position is left as it is)."""
+
+    @abc.abstractmethod
+    async def puzzles_of(self, game_id: int) -> list[PuzzleRow]:
+        """The puzzles found in a game, by ply."""
+
+    # -- playing puzzles (bot/store/sql_puzzles.py) ---------------------------------------
+    @abc.abstractmethod
+    async def puzzle_choices(self, guild_id: int, user_id: int, sight: Sight | None, *, own: bool,
+                             limit: int) -> list[PuzzleChoice]:
+        """Puzzles of a server's finished games (only those ``sight`` sees) that a member has not
+        solved, newest first; ``own``: only from games the member played."""
+
+    @abc.abstractmethod
+    async def puzzle_choice(self, user_id: int, game_id: int, ply: int) -> PuzzleChoice | None:
+        """One puzzle with its rating, its game and a member's history with it."""
+
+    @abc.abstractmethod
+    async def start_puzzle_attempt(self, guild_id: int, user_id: int, game_id: int, ply: int,
+                                   now: float) -> PuzzleAttemptRow:
+        """Open a member's attempt at a puzzle. Raises :class:`Conflict` when they have one open."""
+
+    @abc.abstractmethod
+    async def puzzle_attempt(self, attempt_id: int) -> PuzzleAttemptRow | None:
+        """An attempt by its id."""
+
+    @abc.abstractmethod
+    async def open_puzzle_attempt(self, guild_id: int, user_id: int) -> PuzzleAttemptRow | None:
+        """A member's open attempt in a server, if any."""
+
+    @abc.abstractmethod
+    async def advance_puzzle_attempt(self, attempt_id: int, was: tuple[str, ...], line: tuple[str, ...]) -> bool:
+        """Set an open attempt's moves to ``line`` if they are still ``was`` (False: another answer came first)."""
+
+    @abc.abstractmethod
+    async def end_puzzle_attempt(self, attempt: PuzzleAttemptRow, line: tuple[str, ...], status: str, now: float,
+                                 player: PuzzlePlayerRow | None, puzzle: tuple[float, float, float] | None) -> bool:
+        """Close an open attempt whose moves are still ``attempt.line`` (False: another answer came
+        first, nothing written), in one transaction with the member's new puzzle rating and streak
+        (``player``) and the puzzle's new rating (rating, deviation, volatility); None: unchanged."""
+
+    @abc.abstractmethod
+    async def puzzle_player(self, guild_id: int, user_id: int) -> PuzzlePlayerRow | None:
+        """A member's puzzle rating and streak in a server (None before their first puzzle)."""
+
+    @abc.abstractmethod
     async def wants_dm(self, user_id: int) -> bool:
         """Whether a player asked for reminders by direct message."""
 
     @abc.abstractmethod
     async def set_dm(self, user_id: int, dm: bool) -> None:
         """Remember how a player wants reminders."""
+
+    @abc.abstractmethod
+    async def languages(self) -> dict[tuple[str, int], str]:
+        """Every language chosen: (scope, id) → language."""
+
+    @abc.abstractmethod
+    async def set_language(self, scope: str, id: int, language: str | None) -> None:
+        """Remember a member's or a server's language (None: back to Discord's locale)."""
 
     # -- ratings ---------------------------------------------------------------------
     @abc.abstractmethod
@@ -371,3 +561,99 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
         """Display names last seen for some users (missing ones are left out)."""
+
+    # -- tournaments (issue 46) ------------------------------------------------------------
+    @abc.abstractmethod
+    async def insert_tournament(
+        self, *, guild_id: int, channel_id: int, organiser_id: int, game: str, size: int, variants: tuple[str, ...],
+        format: str, rounds: int | None, cycles: int, clock: str, max_players: int, rated: bool, now: float,
+    ) -> TournamentRow:
+        """Record a new tournament open for sign-up (inside a transaction)."""
+
+    @abc.abstractmethod
+    async def get_tournament(self, tournament_id: int) -> TournamentRow | None:
+        """A tournament by id."""
+
+    @abc.abstractmethod
+    async def lock_tournament(self, tournament_id: int) -> TournamentRow | None:
+        """Hold a tournament's row to the end of the transaction (inside one): sign-ups, the start and
+        each round's pairing of one tournament happen one at a time, whichever process asks."""
+
+    @abc.abstractmethod
+    async def newest_tournament_in(self, channel_id: int, statuses: Sequence[str]) -> TournamentRow | None:
+        """The newest tournament created in a channel whose status is one of ``statuses``."""
+
+    @abc.abstractmethod
+    async def tournaments_of(self, guild_id: int, statuses: Sequence[str],
+                             organiser_id: int | None = None) -> list[TournamentRow]:
+        """A server's tournaments whose status is one of ``statuses`` (only ``organiser_id``'s, if given), oldest first."""
+
+    @abc.abstractmethod
+    async def set_tournament_message(self, tournament_id: int, message_id: int) -> None:
+        """Remember a tournament's sign-up message (to edit it as people join)."""
+
+    @abc.abstractmethod
+    async def move_tournament(self, tournament_id: int, before: str, after: str) -> bool:
+        """Move a tournament from status ``before`` to ``after`` (inside a transaction); False if it
+        was no longer ``before`` (someone else got there first)."""
+
+    @abc.abstractmethod
+    async def add_entrant(self, tournament_id: int, user_id: int, name: str) -> None:
+        """Sign a player up, after everyone so far (inside a transaction holding the tournament's row);
+        :class:`Conflict` when they are signed up already."""
+
+    @abc.abstractmethod
+    async def remove_entrant(self, tournament_id: int, user_id: int) -> bool:
+        """Take a player off a tournament's sign-up (inside a transaction); False if they were not on it."""
+
+    @abc.abstractmethod
+    async def entrants(self, tournament_id: int) -> list[EntrantRow]:
+        """A tournament's entrants in sign-up order."""
+
+    @abc.abstractmethod
+    async def set_entrant_rating(self, tournament_id: int, user_id: int, rating: float | None) -> None:
+        """Keep the rating a player was seeded by (inside a transaction)."""
+
+    @abc.abstractmethod
+    async def withdraw_entrant(self, tournament_id: int, user_id: int, round: int, reason: str) -> bool:
+        """Withdraw a player during round ``round`` (inside a transaction); False if they had withdrawn already."""
+
+    @abc.abstractmethod
+    async def insert_round(self, tournament_id: int, number: int, byes: Sequence[int],
+                           games: Sequence[tuple[int, int]], now: float) -> None:
+        """Record a paired round: its byes and its games (first seat, second seat) in board order
+        (inside a transaction). :class:`Conflict` when the round was paired already: the guard
+        that pairs each round once, whichever process or rerun tries."""
+
+    @abc.abstractmethod
+    async def tournament_rounds(self, tournament_id: int) -> list[RoundRow]:
+        """A tournament's paired rounds in order."""
+
+    @abc.abstractmethod
+    async def tournament_games(self, tournament_id: int) -> list[TournamentGameRow]:
+        """A tournament's games, round by round in board order."""
+
+    @abc.abstractmethod
+    async def set_tournament_game(self, tournament_id: int, round: int, board: int, game_id: int) -> bool:
+        """Link a round's game to the game started for it (inside a transaction); False if it had one."""
+
+    @abc.abstractmethod
+    async def tournament_game_of(self, game_id: int) -> TournamentGameRow | None:
+        """The tournament game a game was started for, if any."""
+
+    @abc.abstractmethod
+    async def record_tournament_result(self, game_id: int, winner_id: int, ending: str) -> bool:
+        """Record a tournament game's result (inside the transaction that ends the game); False if the
+        game is no tournament's or already has a result."""
+
+    @abc.abstractmethod
+    async def mark_round_announced(self, tournament_id: int, number: int) -> bool:
+        """Note that a round's announcement went out; False if it was noted already."""
+
+    @abc.abstractmethod
+    async def tournament_staff_only(self, guild_id: int) -> bool:
+        """Whether only members with Manage Server may create tournaments in a server."""
+
+    @abc.abstractmethod
+    async def set_tournament_staff_only(self, guild_id: int, staff_only: bool) -> None:
+        """Set whether only members with Manage Server may create tournaments in a server."""

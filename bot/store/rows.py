@@ -64,6 +64,20 @@ class GameRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Sight:
+    """What one member of a server may see of its games: those in the channels and threads
+    ``channels`` (ids) and their own, wherever they are."""
+
+    user_id: int
+    channels: frozenset[int]
+
+    def sees(self, row: GameRow) -> bool:
+        """Whether this member may see the game (list it, read its record, replay it)."""
+        return (self.user_id in row.seats or row.channel_id in self.channels
+                or (row.parent_id is not None and row.parent_id in self.channels))
+
+
+@dataclass(frozen=True, slots=True)
 class RatingRow:
     """A player's Glicko-2 rating and record for one game in one server."""
 
@@ -114,3 +128,150 @@ class TimerRow:
     guild_id: int | None = None
     claimed_by: str | None = None
     claimed_until: float | None = None
+
+
+# -- tournaments (issue 46) -------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """A tournament as stored: where, who runs it, what is played, its format and how far it is."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    organiser_id: int
+    game: str
+    size: int
+    variants: tuple[str, ...]
+    format: str
+    rounds: int | None
+    cycles: int
+    clock: str
+    max_players: int
+    rated: bool
+    #: open (sign-up) | running | finished | cancelled
+    status: str
+    message_id: int | None
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantRow:
+    """A player signed up for a tournament, in sign-up order (``seq``), withdrawn or not."""
+
+    tournament_id: int
+    user_id: int
+    seq: int
+    name: str
+    rating: float | None
+    withdrawn_round: int | None
+    withdrawn_reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRow:
+    """A paired round: its number, who had a bye, and whether its announcement went out."""
+
+    tournament_id: int
+    number: int
+    byes: tuple[int, ...]
+    paired_at: float
+    announced: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentGameRow:
+    """One game of a round: the players by seat, the game once started, and its result once over."""
+
+    tournament_id: int
+    round: int
+    board: int
+    first_id: int
+    second_id: int
+    game_id: int | None
+    winner_id: int | None
+    ending: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRow:
+    """A game's review as stored: what it is of (``key``; empty for a background review no process
+    has started), how many positions it values, and when it was asked for and finished (None while
+    it runs)."""
+
+    game_id: int
+    key: str
+    total: int
+    asked_at: float
+    done_at: float | None = None
+    #: queued as the game ended (for its puzzles), not asked for by a member: made after the asked ones
+    background: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewValueRow:
+    """One reviewed position: the first player's chance after ``ply`` actions, proven or not, and
+    the search's move there."""
+
+    ply: int
+    seat0: float
+    proven: bool
+    best: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleRow:
+    """A puzzle: the position after ``ply`` actions of a finished game, where ``mover`` had a win the
+    search proved (``answer``) and played ``missed`` instead."""
+
+    game_id: int
+    ply: int
+    mover: str
+    answer: str
+    missed: str
+    found_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleChoice:
+    """A puzzle one member may be set: the puzzle, its own rating, the game it comes from, and the
+    member's history with it (attempts failed, the last one's end; solved ones are not offered)."""
+
+    puzzle: PuzzleRow
+    rating: float
+    deviation: float
+    volatility: float
+    game: GameRow
+    failed: int = 0
+    last_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleAttemptRow:
+    """A member's attempt at a puzzle: the moves played in it so far (answers and the defender's
+    replies, one action each) and whether it is open, solved, failed or expired."""
+
+    id: int
+    guild_id: int
+    user_id: int
+    game_id: int
+    ply: int
+    line: tuple[str, ...]
+    status: str
+    started_at: float
+    ended_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzlePlayerRow:
+    """A member's puzzle rating (Glicko-2) in a server, their counts and their streak of solved puzzles."""
+
+    guild_id: int
+    user_id: int
+    rating: float
+    deviation: float
+    volatility: float
+    solved: int
+    failed: int
+    streak: int
+    best_streak: int
+    updated_at: float

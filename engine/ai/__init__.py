@@ -12,17 +12,19 @@ Modules:
 - :mod:`~engine.ai.mcts`: the game-independent search (UCT with RAVE/AMAF, priors
   as virtual AMAF playouts, decisive-move checks and a win/loss solver), with its
   selection and backup compiled in :mod:`~engine.ai.mcts_kernel`;
-- :mod:`~engine.ai.hex_ai`: Hex (bridge-aware random fills, mate-in-one and forced
+- :mod:`~engine.ai.hex.ai`: Hex (bridge-aware random fills, mate-in-one and forced
   blocks, pattern priors, swap as a tree move; the playouts compiled in
-  :mod:`~engine.ai.hex_playout_kernel`, the H-search's rules in :mod:`~engine.ai.hex_vc_kernel`);
-- :mod:`~engine.ai.hex_book`: Hex's opening book (a stronger player's moves in the
+  :mod:`~engine.ai.hex.playout_kernel`, the H-search's rules in :mod:`~engine.ai.hex.vc_kernel`);
+- :mod:`~engine.ai.hex.book`: Hex's opening book (a stronger player's moves in the
   first plies and in positions games often reach, looked up instead of searched);
 - :mod:`~engine.ai.inphexion_ai`: inpHeXion (engine steps, whole turns with
   relocations, pie/free-reply/neutral);
 - :mod:`~engine.ai.blindhex_ai`: Blind Hex (card choices as an equilibrium of a
   sampled matrix game on public information only; letters by tree search);
 - :mod:`~engine.ai.levels`: time budgets and deliberate imperfection;
-- :mod:`~engine.ai.pool`: the process pool for asyncio callers.
+- :mod:`~engine.ai.pool`: the process pool for asyncio callers;
+- :mod:`~engine.ai.review`: a game's review (each turn's win probability before and after,
+  the search's move, marks, accuracy), from :func:`evaluate`'s value of each position.
 
 Determinism: with ``seed`` and ``iterations`` the answer is the same on every
 machine; time budgets (production) depend on speed.
@@ -37,6 +39,7 @@ from __future__ import annotations
 import os
 import random
 import time
+from dataclasses import dataclass
 
 from ..blindhex import BlindHex
 from ..hex import Hex
@@ -44,7 +47,7 @@ from ..inphexion import InpHexion
 from ..position import Position
 from .levels import LEVELS, Level, level
 
-__all__ = ["LEVELS", "Level", "choose"]
+__all__ = ["LEVELS", "Evaluation", "Level", "choose", "evaluate"]
 
 
 def choose(
@@ -82,7 +85,7 @@ def choose(
     stop = _deadline(lvl, budget, iterations, deadline)
     # Each adapter is imported only when its game is played (they are large).
     if isinstance(position, Hex):
-        from . import hex_ai
+        from .hex import ai as hex_ai
 
         return hex_ai.choose(position, lvl.temperature, rng, iterations, stop)
     if isinstance(position, InpHexion):
@@ -96,6 +99,50 @@ def choose(
     raise ValueError(f"no AI for the game '{position.game}'")
 
 
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """What the search makes of a position, for the player it chose for (``player``)."""
+
+    player: str
+    #: the search's action line (the move it would play)
+    best: str
+    #: ``player``'s chance to win (0–1); None when the move came without a search (Hex's opening book)
+    win: float | None
+    #: the result is proven (``win`` is then 1.0 or 0.0): by the solver, or Hex's virtual connections
+    proven: bool
+
+
+def evaluate(position: Position, *, iterations: int, seed: int = 0, player: str | None = None) -> Evaluation:
+    """The search's best action and its value of the position, from :func:`choose` at its
+    strongest (``hard``, most searched move) with ``iterations`` iterations (deterministic for a
+    seed). The value is the root's (:func:`engine.ai.mcts.root_value`) or, for Hex, the virtual
+    connections' proof. Raises ValueError as :func:`choose` does, and for a Blind Hex card choice
+    or aside (not searched by a tree: nothing to evaluate)."""
+    from .mcts import root_value, watch
+
+    if isinstance(position, BlindHex) and position.phase != "write":
+        raise ValueError("only Blind Hex letters are searched by a tree: card choices have no evaluation")
+    with watch() as searches:
+        best = choose(position, "hard", seed=seed, iterations=iterations, player=player)
+    colour = player if player is not None else position.to_move[0]
+    if isinstance(position, Hex):
+        from .hex import ai as hex_ai
+
+        report = hex_ai.LAST
+        # Before the first stone of a game with the pie rule the adapter's proof ignores the coming swap
+        # (the opponent takes the winning stone): no proof there, the move is worth what it leads to.
+        pie_to_come = bool(position.options.variants) and not position.actions
+        if report is not None and report.proven is not None and not pie_to_come:
+            return Evaluation(colour, best, 1.0 if report.proven == "win" else 0.0, True)
+        if report is not None and (report.book or (pie_to_come and report.proven is not None)):
+            return Evaluation(colour, best, None, False)
+    # The first search is the one of this position (later ones look at the relocations or letters after it).
+    value = root_value(searches[0]) if searches else None
+    if value is None:
+        return Evaluation(colour, best, None, False)
+    return Evaluation(colour, best, value.win, value.proven)
+
+
 def _public_plies(position: Position) -> int:
     """The number of actions everyone has seen (a secret choice not yet revealed excluded)."""
     return len(position.public_record())
@@ -107,6 +154,8 @@ def _deadline(lvl: Level, budget: float | None, iterations: int | None, deadline
         return None
     seconds = lvl.budget if budget is None else budget
     if deadline is not None:
-        # Queued requests get what is left of their wall-clock allowance, but always a little.
-        seconds = min(seconds, max(0.05, deadline - time.time()))
+        # Queued requests get what is left of their wall-clock allowance; one whose allowance is
+        # spent searches nothing and answers at once with its quick move (the book, a decisive
+        # move, the priors' best).
+        seconds = min(seconds, max(0.0, deadline - time.time()))
     return time.perf_counter() + seconds

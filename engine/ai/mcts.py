@@ -2,7 +2,7 @@
 
 The search is game-agnostic: it drives a *search state* (see :class:`SearchState`),
 a small mutable object with integer moves that each game's adapter provides
-(:mod:`engine.ai.hex_ai`, :mod:`engine.ai.inphexion_ai`, :mod:`engine.ai.blindhex_ai`).
+(:mod:`engine.ai.hex.ai`, :mod:`engine.ai.inphexion_ai`, :mod:`engine.ai.blindhex_ai`).
 Players are *seats* 0 and 1 (the people), not colours, so a pie-rule swap is just
 a move after which the other seat is to move.
 
@@ -40,7 +40,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
@@ -255,28 +256,38 @@ class Search:
     ) -> None:
         """``tree``: a node of an earlier search whose position is ``root``'s, to go on from (its
         statistics and subtree are kept; see :meth:`Node.keep_only`), instead of a new root."""
+        for found in _WATCHERS:
+            found.append(self)
         self.root_state = root
         self.rng = rng
         self.params = params
         self.root = tree if tree is not None else Node(root.player, root.expand())
         self.iterations = 0
+        #: refinements made in :meth:`run` (each costs as much as many iterations: the clock is read after one)
+        self.refines = 0
         if params.bias and self.root.proven is None:
             self._add_policy(self.root, root, params.bias)
 
     def run(self, iterations: int | None = None, deadline: float | None = None, check_every: int = 16) -> int:
         """Search until ``iterations`` more iterations or ``time.perf_counter() >= deadline``.
 
-        With neither, one iteration. Stops early once the root is proven. Returns the
+        With neither, one iteration. Stops early once the root is proven, and at once (no
+        iteration) when ``deadline`` has passed already. Returns the
         number of iterations run. Deterministic for a given rng when bounded by
         iterations only.
         """
         done = 0
         limit = iterations if iterations is not None else (1 << 62 if deadline is not None else 1)
+        refines = self.refines
         while done < limit and self.root.proven is None and self.root.moves:
+            # Looked at before the first iteration too (a search whose time is spent does none), and
+            # after every refinement (one can cost as much as hundreds of iterations on a big board).
+            if deadline is not None and (done % check_every == 0 or self.refines != refines):
+                refines = self.refines
+                if time.perf_counter() >= deadline:
+                    break
             self._iterate()
             done += 1
-            if deadline is not None and done % check_every == 0 and time.perf_counter() >= deadline:
-                break
         self.iterations += done
         return done
 
@@ -293,6 +304,7 @@ class Search:
             if path:
                 if refine_at and node.visits >= refine_at and not node.refined:
                     self._refine(node, state)
+                    self.refines += 1
                 if node.fill is not None:
                     # Only a state with refine() gives a node a fill, and such a state takes it back.
                     state.apply_fill(node.fill)  # type: ignore[attr-defined]
@@ -333,14 +345,16 @@ class Search:
         self._backup(path, proven, 0, 0)
         self._solve(path)
 
-    def presearch(self, deadline: float | None = None) -> int:
+    def presearch(self, deadline: float | None = None, limit: int | None = None) -> int:
         """Refine every move of the root now, before the search, as MoHex's pre-search checks them
         (most likely first, by the root's policy or its priors, until ``deadline``, a
         ``time.perf_counter()`` moment): each gets its node and the state's ``refine()`` at once,
         not at ``refine_at`` visits. A move whose position is proven lost is dropped before a
         single playout is spent on it, one proven won makes the root proven; the others keep
         their knowledge (fill, mustplay, answers) for the search. Returns how many moves were
-        refined; nothing happens for a state without ``refine`` or a proven root."""
+        refined; nothing happens for a state without ``refine`` or a proven root. ``limit``: refine
+        at most that many moves (the most likely ones), a deterministic bound for searches that have
+        no deadline."""
         root, base = self.root, self.root_state
         if getattr(base, "refine", None) is None or root.proven is not None or not root.moves:
             return 0
@@ -351,6 +365,8 @@ class Search:
         done = 0
         for move in sorted(root.moves, key=lambda m: -score[m]):
             if root.proven is not None or (deadline is not None and time.perf_counter() >= deadline):
+                break
+            if limit is not None and done >= limit:
                 break
             i = root.moves.index(move)
             child = root.children[i]
@@ -440,13 +456,31 @@ class Search:
     # -- answers ------------------------------------------------------------------
     def best_move(self) -> int:
         """The move to play: a proven win, else the most visited child, else (all lose)
-        the losing move that was searched longest before it was proven lost."""
+        the losing move that was searched longest before it was proven lost. Before any
+        visit (a search whose time was spent before it began): the move the root's
+        knowledge rates best (:meth:`prior_move`)."""
         root = self.root
+        if root.moves and root.visits == 0 and root.proven is None:
+            return self.prior_move()
         if root.moves:
             return root.moves[root.best_index()]
         if root.dropped:
             return max(root.dropped)[1]
         raise ValueError("no move to choose from")
+
+    def prior_move(self) -> int:
+        """The root's best move by what is known without searching: a proven win, else the
+        highest progressive bias (the state's policy), else the best prior win rate (its
+        patterns, decisive moves and forced blocks). The quick answer of a search with no time."""
+        root = self.root
+        for child, move in zip(root.children, root.moves):
+            if child is not None and child.proven == root.player:
+                return move
+        if root.bias is not None:
+            score = list(root.bias)
+        else:
+            score = [rw / rn if rn else 0.0 for rw, rn in zip(root.rw, root.rn)]
+        return root.moves[max(range(len(root.moves)), key=score.__getitem__)]
 
     def sample_move(self, rng: random.Random, temperature: float) -> int:
         """A move drawn with probability ∝ visits^(1/temperature) (for weaker levels)."""
@@ -463,4 +497,51 @@ class Search:
         return sorted(out, key=lambda t: -t[1])
 
 
-__all__: Sequence[str] = ("Expansion", "Node", "Params", "Refinement", "Search", "SearchState")
+#: the lists :func:`watch` is filling (empty unless someone watches: nothing is kept otherwise)
+_WATCHERS: list[list[Search]] = []
+
+
+@contextmanager
+def watch() -> Iterator[list[Search]]:
+    """Collect every :class:`Search` made inside the block, in order, so that a caller of an
+    adapter's ``choose`` (which keeps its searches to itself) can read their evaluations after
+    it returns, e.g. a review (:func:`engine.ai.evaluate`). Only the block holds them."""
+    found: list[Search] = []
+    _WATCHERS.append(found)
+    try:
+        yield found
+    finally:
+        _WATCHERS.remove(found)
+
+
+class RootValue(NamedTuple):
+    """A search's evaluation of its root, for the seat to move there (``player``)."""
+
+    player: int
+    #: the chance that ``player`` wins (0–1): 1.0 or 0.0 when ``proven``
+    win: float
+    #: the solver proved the result
+    proven: bool
+    #: the root's visits the figure rests on
+    visits: int
+
+
+def root_value(search: Search) -> RootValue | None:
+    """The root's value for its mover: a proven result as 1.0/0.0, else the win rate of the child
+    the search would play (the most visited; the usual MCTS estimate of the position's value).
+    None when no move of the root was visited (a search that ran no iteration)."""
+    root = search.root
+    if root.proven is not None:
+        return RootValue(root.player, 1.0 if root.proven == root.player else 0.0, True, root.visits)
+    if not root.moves:
+        return None
+    i = root.best_index()
+    n = float(root.stats[kernel.N, i])
+    if n <= 0:
+        return None
+    return RootValue(root.player, float(root.stats[kernel.W, i]) / n, False, root.visits)
+
+
+__all__: Sequence[str] = (
+    "Expansion", "Node", "Params", "Refinement", "RootValue", "Search", "SearchState", "root_value", "watch",
+)

@@ -18,6 +18,7 @@ from engine import BlindHex, Position
 from ..board import BoardStyle
 from ..scene import Cards, Piece, Scene
 from ..theme import O_INK, X_INK
+from ..words import say
 from .common import last_text, panel
 
 COLOURS = {"x": X_INK, "o": O_INK}
@@ -69,16 +70,16 @@ def _panel(pos: BlindHex, colour: str, names: Mapping[str, str] | None, writes: 
     # ``played()`` holds revealed cards only, so a secret choice never shows here.
     played = tuple(pos.played()[colour]) if _round_on_table(pos) else ()
     phase = pos.phase
-    detail = f"{hand} card{'s' if hand != 1 else ''} in hand"
+    detail = say("{count} card in hand", count=hand) if hand == 1 else say("{count} cards in hand", count=hand)
     badge, tone, idle = "", "turn", ""
     if phase == "aside":
-        badge = "set 2 aside"
+        badge = say("set 2 aside")
     elif phase == "choose":
-        badge, idle = "choose 2", "chosen"
+        badge, idle = say("choose 2"), say("chosen")
     elif phase == "write" and writes:
         writer, k = writes[0]
         left = sum(1 for w in writes if w == (writer, k))
-        badge = f"write {k}" if left == 1 else f"write two {k}s"
+        badge = say("write {number}", number=k) if left == 1 else say("write two {number}s", number=k)
     return panel(
         pos,
         colour,

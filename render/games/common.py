@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine import Position
+from engine import Outcome, Position, Reason
 
 from ..fonts import clean
 from ..scene import Cards, Panel, Piece
 from ..theme import PieceColours
+from ..words import say
 
 
 def display_name(colour: str, names: Mapping[str, str] | None) -> str:
@@ -22,7 +23,7 @@ def display_name(colour: str, names: Mapping[str, str] | None) -> str:
 
 def sides_text(pos: Position, colour: str) -> str:
     """Which two sides a colour joins, in words."""
-    return "top-bottom" if colour == pos.vertical else "left-right"
+    return say("top-bottom") if colour == pos.vertical else say("left-right")
 
 
 def panel(
@@ -44,7 +45,7 @@ def panel(
     """
     outcome = pos.outcome
     if outcome is not None:
-        badge, tone = ("wins", "win") if outcome.winner == colour else ("", "")
+        badge, tone = (say("wins"), "win") if outcome.winner == colour else ("", "")
     elif colour not in pos.to_move:
         badge, tone = idle, "idle"
     # the colour itself needs no word: the piece drawn beside the name shows it
@@ -69,8 +70,11 @@ def result_text(pos: Position, names: Mapping[str, str] | None) -> str:
     if o is None:
         return ""
     if o.winner is None:
-        return o.in_words()
-    return o.in_words(display_name(o.winner, names), display_name(pos.other(o.winner), names))
+        return say("Game over: no winner") if o.reason is not Reason.ABANDONED else say("Game abandoned")
+    winner, loser = display_name(o.winner, names), display_name(pos.other(o.winner), names)
+    # the engine's one wording of each result, as English with placeholders the caller can translate
+    english = Outcome(o.winner, o.reason).in_words("{winner}", "{loser}")
+    return say(english, winner=winner, loser=loser) if "{loser}" in english else say(english, winner=winner)
 
 
 def last_text(pos: Position, names: Mapping[str, str] | None) -> str:
@@ -79,7 +83,8 @@ def last_text(pos: Position, names: Mapping[str, str] | None) -> str:
     last = pos.last_turn()
     if last is None:
         return result
-    turn = f"Last: {display_name(last.player, names)} {last.text}".rstrip() if last.text else ""
+    turn = say("Last: {player} {turn}", player=display_name(last.player, names), turn=last.text).rstrip() \
+        if last.text else ""
     if result:
         return f"{result} · {turn}" if turn else result
     return turn

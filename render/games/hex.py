@@ -9,6 +9,7 @@ from engine import Position
 from ..board import BoardStyle
 from ..scene import Arrow, Piece, Scene
 from ..theme import BLACK, WHITE
+from ..words import say
 from .common import last_text, panel
 
 COLOURS = {"black": BLACK, "white": WHITE}
@@ -20,7 +21,7 @@ def scene(pos: Position, names: Mapping[str, str] | None) -> Scene:
     style = BoardStyle(vertical=COLOURS[pos.vertical], horizontal=COLOURS[pos.other(pos.vertical)])
     pieces = [Piece(i, "disc", c, COLOURS[c]) for i in range(g.cells) if (c := pos.piece_at(i)) is not None]
     first, second = (
-        panel(pos, c, names, Piece(-1, "disc", c, COLOURS[c]), COLOURS[c], badge="to move")
+        panel(pos, c, names, Piece(-1, "disc", c, COLOURS[c]), COLOURS[c], badge=say("to move"))
         for c in pos.colours
     )
     sc = Scene(size=g.n, style=style, panels=(first, second), pieces=pieces)
@@ -53,6 +54,6 @@ def _last(pos: Position, names: Mapping[str, str] | None) -> str:
     last = pos.last_turn()
     if last is not None and last.swapped and pos.outcome is None:
         if "swap-pieces" in pos.options.variants:
-            return text + " (the first stone was mirrored and turned white)"
-        return text + " (the players exchanged colours)"
+            return text + say(" (the first stone was mirrored and turned white)")
+        return text + say(" (the players exchanged colours)")
     return text

@@ -16,6 +16,7 @@ from engine import Position
 from ..board import BoardStyle
 from ..scene import Arrow, Piece, Scene
 from ..theme import BLACK, WHITE
+from ..words import say
 from .common import last_text, panel
 
 COLOURS = {"white": WHITE, "black": BLACK}
@@ -47,7 +48,7 @@ def scene(pos: Position, names: Mapping[str, str] | None) -> Scene:
         sc.marks += [(cell, "pending") for cell in pending]
     neutral = [p for p in pieces if p.kind == "stack"]
     if neutral:
-        sc.legend.append((neutral[0], "neutral disc"))
+        sc.legend.append((neutral[0], say("neutral disc")))
     chain = pos.winning_chain()
     sc.tints += [(c, "win") for c in chain]
     sc.chain = chain
@@ -59,13 +60,13 @@ def _panel(pos: Position, colour: str, names: Mapping[str, str] | None, pending:
     """A player's box: discs in hand, and the badge for what they do now."""
     hands = pos.hands() or {}
     count = hands.get(colour, 0)
-    detail = f"{count} disc{'s' if count != 1 else ''} in hand"
+    detail = say("{count} disc in hand", count=count) if count == 1 else say("{count} discs in hand", count=count)
     if pos.phase == "relocate" and pending:
-        badge, tone = f"relocate {pending}", "alert"
+        badge, tone = say("relocate {count}", count=pending), "alert"
     elif pos.phase == "place":
-        badge, tone = "to place", "turn"
+        badge, tone = say("to place"), "turn"
     else:
-        badge, tone = "to move", "turn"
+        badge, tone = say("to move"), "turn"
     return panel(pos, colour, names, Piece(-1, "disc", colour, COLOURS[colour]), COLOURS[colour], detail, badge, tone)
 
 
@@ -74,8 +75,8 @@ def _last(pos: Position, names: Mapping[str, str] | None, pending: int) -> str:
     text = last_text(pos, names)
     last = pos.last_turn()
     if last is not None and last.swapped and pos.outcome is None:
-        text += " (the players exchanged colours)"
+        text += say(" (the players exchanged colours)")
     if pending and pos.outcome is None:
-        noun = "disc" if pending == 1 else "discs"
-        text += f" · {pending} surrounded {noun} to relocate"
+        text += say(" · {count} surrounded disc to relocate", count=pending) if pending == 1 else \
+            say(" · {count} surrounded discs to relocate", count=pending)
     return text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.store import Store
 from tests.bot.harness import Harness, ManualClock
 from tests.fake_discord.fixtures import fake_discord  # noqa: F401  (a fixture)
 
@@ -19,3 +20,13 @@ def harness(fake_discord, database_url, clock) -> Harness:  # noqa: F811
     """A harness on a fresh database (once on SQLite, once on PostgreSQL); start the bot with
     ``async with harness.running():``."""
     return Harness(fake_discord, database_url, clock)
+
+
+@pytest.fixture
+async def store(database_url):
+    """The test's database opened as the bot's store (migrated), closed at the end."""
+    s = await Store.open(database_url)
+    try:
+        yield s
+    finally:
+        await s.close()

@@ -136,7 +136,7 @@ class Harness:
     async def board_registered(self, msg: FakeMessage) -> None:
         """Wait until the bot has made ``msg`` (or a newer board) its game's live board (just after
         posting it), so that a test comparing the database before and after something sees only that."""
-        ids = [re.match(r"^hx:b:(\d+):", c) for c in msg.custom_ids]
+        ids = [re.match(r"^hx:board:(\d+):", c) for c in msg.custom_ids]
         game = next((int(m.group(1)) for m in ids if m), None)
         if game is None or self.bot is None:
             return

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from engine import Position
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeMember, FakeMessage, InteractionResult
 
-PLAY = re.compile(r"^hx:b:\d+:\d+:play$")
+PLAY = re.compile(r"^hx:board:\d+:\d+:play$")
 
 
 def has_controls(message: FakeMessage) -> bool:

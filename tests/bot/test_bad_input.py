@@ -37,7 +37,9 @@ from hypothesis import strategies as st
 import engine
 from bot.app import SORRY, HexBot
 from bot.config import Settings
+from bot.service.limits import LIMITS
 from tests import dbquery
+from tests.bot.backends import sqlite_database_url as database_url  # noqa: F401  (SQLite alone: see its docstring)
 from tests.bot.harness import ManualClock
 from tests.fake_discord import FakeDiscord, FakeMember
 from tests.fake_discord.fixtures import run_client, standard_world
@@ -168,12 +170,17 @@ def message_text(m) -> str:
 @contextlib.contextmanager
 def client_checks_off(fake: FakeDiscord, name: str) -> Iterator[None]:
     """As a modified client could: send /name values outside its choices, lengths and ranges."""
-    commands = [c for scope in fake.commands.values() for c in scope.values() if c.name == name]
-    saved = [(c, copy.deepcopy(c.payload)) for c in commands]
-    for c in commands:
-        for option in c.payload.get("options") or []:
+    synced = [c for scope in fake.commands.values() for c in scope.values() if c.name == name.split()[0]]
+    saved = [(c, copy.deepcopy(c.payload)) for c in synced]
+
+    def relax(options: list[dict[str, Any]]) -> None:
+        for option in options:
             for key in ("choices", "min_value", "max_value", "min_length", "max_length"):
                 option.pop(key, None)
+            relax(option.get("options") or [])  # a sub-command's own options
+
+    for c in synced:
+        relax(c.payload.get("options") or [])
     try:
         yield
     finally:
@@ -230,22 +237,29 @@ def text_values(live: LiveBot, *, huge: bool = False) -> st.SearchStrategy[str]:
     return st.one_of(nasty, random_text, mixed).map(lambda s: s[:200]).filter(bool)
 
 
+def command_options(fake: FakeDiscord) -> dict[str, list[dict[str, Any]]]:
+    """Every command the bot synced, by the name a member types ("tournament create" for a
+    sub-command), with its options."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for name, cmd in sorted(fake.synced_commands().items()):
+        subs = [o for o in cmd.options if o["type"] == 1]  # SUB_COMMAND
+        for sub in subs:
+            out[f"{name} {sub['name']}"] = sub.get("options", [])
+        if not subs:
+            out[name] = cmd.options
+    return out
+
+
 def string_options(fake: FakeDiscord) -> list[tuple[str, dict[str, Any]]]:
     """(command, option definition) of every string option the bot synced."""
-    out = []
-    for name, cmd in sorted(fake.synced_commands().items()):
-        for option in cmd.options:
-            if option["type"] == 3:
-                out.append((name, option))
-    return out
+    return [(name, option) for name, options in command_options(fake).items() for option in options if option["type"] == 3]
 
 
 def defaults(live: LiveBot, name: str, skip: str) -> dict[str, Any]:
     """Valid values for the other required options of /name (a user is bob, a number its minimum)."""
-    cmd = live.fake.synced_commands()[name]
     w = live.world
     out: dict[str, Any] = {}
-    for option in cmd.options:
+    for option in command_options(live.fake)[name]:
         if option["name"] == skip or not option.get("required"):
             continue
         kind = option["type"]
@@ -266,7 +280,7 @@ def defaults(live: LiveBot, name: str, skip: str) -> dict[str, Any]:
 
 def invoker(live: LiveBot, name: str):
     """Someone who may run /name (the admin for Manage-Server commands, else alice)."""
-    needed = live.fake.synced_commands()[name].payload.get("default_member_permissions")
+    needed = live.fake.synced_commands()[name.split()[0]].payload.get("default_member_permissions")
     return live.world.admin if needed not in (None, "0") else live.world.alice
 
 
@@ -388,13 +402,22 @@ def test_autocomplete_survives_any_typed_text(database_url, caplog):
 
 #: Every string option the bot offers besides /move's (checked against the synced commands below).
 STRING_OPTIONS = [("challenge", "game"), ("challenge", "seat"), ("challenge", "clock"), ("challenge", "level"),
-                  ("leaderboard", "game"), ("rules", "game"), ("settings", "clock")]
+                  ("leaderboard", "game"), ("rules", "game"), ("settings", "clock"), ("settings", "language"),
+                  ("language", "language"), ("tournament create", "game"), ("tournament create", "format"),
+                  ("tournament create", "clock"), ("puzzle", "answer")]
 #: Every integer option with a range, and values outside it that fit in Discord's ±2**53.
 NUMBER_OPTIONS = [
     ("challenge", "size", [-(2**53), -1, 0, 1, 2, 20, 21, 100, 10**6, 2**31, 2**53]),
     ("settings", "challenge_minutes", [-(2**53), -5, -1, 0, 1441, 10**6, 2**53]),
     ("record", "game", [-(2**53), -1, 0, 2**31, 2**53 - 1]),
     ("replay", "game", [-(2**53), -1, 0, 2**31, 2**53 - 1]),
+    ("review", "game", [-(2**53), -1, 0, 2**31, 2**53 - 1]),
+    ("tournament create", "size", [-(2**53), -1, 0, 2, 20, 10**6, 2**53]),
+    ("tournament create", "rounds", [-(2**53), -1, 0, 31, 10**6, 2**53]),
+    ("tournament create", "max_players", [-(2**53), 0, 1, 257, 10**6, 2**53]),
+    ("tournament standings", "tournament", [-(2**53), -1, 0, 2**53 - 1]),
+    # the limits against abuse (bot/data/limits.toml): just outside each one's range, and far outside
+    *[("settings", name, [-(2**53), limit.low - 1, limit.high + 1, 2**53]) for name, limit in LIMITS.items()],
 ]
 
 
@@ -402,7 +425,7 @@ def test_the_fuzzed_options_are_all_the_options(database_url):
     """A new string or integer option must join the lists above, so that it is fuzzed too."""
     with LiveBot(database_url) as live:
         strings = {(name, o["name"]) for name, o in string_options(live.fake)}
-        numbers = {(name, o["name"]) for name, cmd in live.fake.synced_commands().items() for o in cmd.options
+        numbers = {(name, o["name"]) for name, options in command_options(live.fake).items() for o in options
                    if o["type"] in (4, 10)}
     assert strings == set(STRING_OPTIONS) | {("move", "action")}, \
         f"add new string options to STRING_OPTIONS: {sorted(strings - set(STRING_OPTIONS) - {('move', 'action')})}"
@@ -416,7 +439,7 @@ def test_every_string_option_is_fuzzed_without_harm(database_url, caplog, name, 
     with LiveBot(database_url) as live:
         live.call(start_hex_game(live))
         prober = Prober(live, caplog)
-        definition = next(o for o in live.fake.synced_commands()[name].options if o["name"] == option)
+        definition = next(o for o in command_options(live.fake)[name] if o["name"] == option)
         choices = {c["value"] for c in definition.get("choices") or []}
         base = defaults(live, name, option)
         user = invoker(live, name)
@@ -449,7 +472,7 @@ def test_numbers_out_of_range_change_nothing(database_url, caplog, name, option,
         @settings(EXAMPLES, max_examples=25)
         @given(value=st.one_of(st.sampled_from(values), st.integers(-(2**53), 2**53)))
         def check(value: int) -> None:
-            definition = next(o for o in live.fake.synced_commands()[name].options if o["name"] == option)
+            definition = next(o for o in command_options(live.fake)[name] if o["name"] == option)
             lo, hi = definition.get("min_value"), definition.get("max_value")
             assume((lo is not None and value < lo) or (hi is not None and value > hi))
             options = {**base, option: value}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.bot.backends import sqlite_database_url as database_url  # noqa: F401  (SQLite alone: see its docstring)
 from tests.bot.harness import mentions, png_of
 
 

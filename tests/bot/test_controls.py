@@ -14,6 +14,7 @@ from PIL import Image
 import engine
 import render
 from engine import Position
+from tests.bot.backends import sqlite_database_url as database_url  # noqa: F401  (SQLite alone: see its docstring)
 from tests.bot.harness import Harness, png_of
 from tests.bot.taps import Tapper, has_controls, play_id
 from tests.fake_discord import FakeMember, FakeMessage
@@ -343,7 +344,7 @@ async def test_board_and_takeback_buttons_repost_and_ask(harness):
 
 
 def test_direction_buttons_are_laid_out_like_the_neighbours():
-    from bot.panels import panel
+    from bot.ui.components.panel_steps import panel
 
     pos = engine.new_game("inphexion", 7, ["neutral"])
     step = panel(pos, "white", ("m24",))
@@ -485,7 +486,7 @@ async def test_without_attach_files_the_panel_still_offers_the_directions_in_wor
 
 
 def test_the_direction_and_relocation_steps_point_at_their_disc_and_no_other_step_has_a_picture():
-    from bot.panels import Preview, panel
+    from bot.ui.components.panel_steps import Preview, panel
 
     pos = engine.new_game("inphexion", 7, ["neutral"])
     g = pos.grid

@@ -15,7 +15,8 @@ import logging
 
 import pytest
 
-from bot.present import SORRY
+from bot.ui.answers import SORRY
+from tests.bot.backends import sqlite_database_url as database_url  # noqa: F401  (SQLite alone: see its docstring)
 from tests.bot.harness import Harness, png_of
 from tests.dbquery import query
 from tests.fake_discord import InteractionFailed
@@ -250,7 +251,7 @@ async def test_a_button_that_fails_inside_tells_the_clicker_privately(harness, c
         monkeypatch.setattr(harness.bot.service, "accept", broken)
         clicked = await harness.fake.click(w.bob, r, next(c for c in r.custom_ids if c.endswith(":accept")))
     assert clicked.ephemeral and SORRY in clicked.content and "Traceback" not in clicked.content
-    assert any("button hexcord:challenge" in rec.getMessage() for rec in caplog.records if rec.levelno >= logging.ERROR)
+    assert any("button hx:challenge:" in rec.getMessage() for rec in caplog.records if rec.levelno >= logging.ERROR)
     no_crash(caplog)
 
 

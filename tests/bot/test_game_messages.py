@@ -4,11 +4,12 @@ its buttons, the move list and the files a game can be taken away in."""
 from __future__ import annotations
 
 from render.games.common import last_text
+from tests.bot.backends import sqlite_database_url as database_url  # noqa: F401  (SQLite alone: see its docstring)
 from tests.bot.harness import Harness, mentions
 
 
 async def _names_for_picture(h: Harness) -> tuple[object, dict[str, str]]:
-    from bot import texts
+    from bot.ui import texts
 
     g = await h.bot.service.game_in(h.channel.id)
     names = await h.bot.service.names(g.row.guild_id, g.row.seats)
@@ -155,7 +156,7 @@ async def test_the_game_over_message_leads_with_the_result_then_signed_rating_ch
     assert any(line.startswith("bob 1500 → ") and ", −" in line for line in lines)
     assert lines[-1] == "2 turns · game #1"
     assert "/move" not in over.embed["footer"]["text"]
-    assert over.labels == ["Rematch", "Replay", "Moves"]
+    assert over.labels == ["Rematch", "Replay", "Moves", "Review"]
 
 
 async def test_rematch_challenges_the_other_player_with_the_same_options_and_the_seats_swapped(harness):

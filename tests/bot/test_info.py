@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import engine
+from tests.bot.backends import sqlite_database_url as database_url  # noqa: F401  (SQLite alone: see its docstring)
 from tests.bot.harness import png_of
 
 
@@ -104,14 +105,14 @@ async def test_rules_answer_privately_with_a_first_page_and_a_picture_for_each_g
 
 
 async def test_the_rules_tutorial_turns_its_pages_with_buttons_each_with_its_own_picture(harness):
-    from bot import rules
+    from bot.ui import tutorial
 
     alice = harness.world.alice
     async with harness.running():
         first = await harness.slash(alice, "rules", game="inphexion")
         pictures, titles = [png_of(first)], [first.embed["title"]]
         message = first.message
-        for _ in range(len(rules.pages("inphexion")) - 1):
+        for _ in range(len(tutorial.pages("inphexion")) - 1):
             nxt = next(c for c in message.custom_ids if c.endswith(":next"))
             step = await harness.fake.click(alice, message, nxt)
             pictures.append(png_of(step))
@@ -146,3 +147,11 @@ async def test_history_and_stats_use_the_result_words_of_the_game_over_message(h
     recent = next(f["value"] for f in stats.embed["fields"] if f["name"] == "Recent games")
     assert f"— {said} " in history
     assert f"— lost · {said} " in recent
+
+
+async def test_help_names_every_command_a_newcomer_needs_from_starting_a_game_to_tournaments(harness):
+    async with harness.running():
+        page = await harness.slash(harness.world.alice, "help")
+    assert page.ephemeral
+    for command in ("challenge", "move", "board", "resign", "rules", "review", "puzzle", "tournament"):
+        assert f"`/{command}`" in page.content, command

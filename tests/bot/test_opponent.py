@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
+import os
 import random
+import signal
 
 import pytest
 
 import engine
 from bot.ai import BotAI
-from bot.movelist import turns
+from bot.ui.movelist import turns
+from tests.bot.backends import sqlite_database_url as database_url  # noqa: F401  (SQLite alone: see its docstring)
 from tests.bot.harness import AI_ITERATIONS, Harness, eventually, mentions, png_of
 from tests.dbquery import query, query_dicts
 from tests.fake_discord import FakeMessage
@@ -264,3 +268,83 @@ async def test_the_bot_starts_its_computer_player_as_it_starts_not_at_the_first_
 async def test_a_bot_with_a_cold_ai_starts_no_worker_before_a_move(harness):
     async with harness.running() as bot:
         assert not bot.ai.started
+
+
+def _owner(owner: int | None) -> dict[str, int]:
+    """``owner`` as a keyword only when the driver gave one (so these brains also run the older driver)."""
+    return {} if owner is None else {"owner": owner}
+
+
+class GatedAI(BotAI):
+    """The real brain (its worker process answers), held at a gate before it answers its first
+    request, so that a test can change the game while the computer is thinking. Records the
+    positions it was asked about."""
+
+    def __init__(self) -> None:
+        super().__init__(workers=1, iterations=AI_ITERATIONS, warm=False)
+        self.asked: list[list[str]] = []
+        self.thinking = asyncio.Event()
+        self.gate = asyncio.Event()
+
+    async def choose(self, options, actions, level, seed, player, owner=None) -> str:
+        self.asked.append(list(actions))
+        line = await super().choose(options, actions, level, seed, player, **_owner(owner))
+        if len(self.asked) == 1:
+            self.thinking.set()
+            await self.gate.wait()
+        return line
+
+
+async def test_a_reply_chosen_before_a_takeback_is_not_played_in_the_position_after_it(harness):
+    w = harness.world
+    ai = GatedAI()
+    async with harness.running(ai=ai):
+        await harness.challenge(w.alice, w.bot, "hex", size=5, seat="first")
+        await harness.move(w.alice, "c3")
+        await asyncio.wait_for(ai.thinking.wait(), 60)
+        taken = await harness.slash(w.alice, "takeback")
+        corner = await harness.move(w.alice, "a1")  # as many actions as when it began to think
+        ai.gate.set()
+        await computer_board(harness)
+        await harness.fake.settle()
+    assert not taken.ephemeral and not corner.ephemeral
+    # The reply for c3 was thrown away and the computer thought again about the position with a1.
+    assert ai.asked == [["c3"], ["a1"]]
+    played = live_actions(harness)
+    assert played[0] == ("a1", w.alice.id) and [u for _, u in played] == [w.alice.id, w.bot.id]
+
+
+class KilledWorkerAI(BotAI):
+    """The real brain, whose worker process is killed (SIGKILL, as the OOM killer does) while the
+    first search is in it."""
+
+    def __init__(self) -> None:
+        super().__init__(workers=1, iterations=AI_ITERATIONS, warm=False)
+        self.killed: list[int] = []
+
+    async def choose(self, options, actions, level, seed, player, owner=None) -> str:
+        asking = asyncio.create_task(super().choose(options, actions, level, seed, player, **_owner(owner)))
+        if not self.killed:
+            await eventually(lambda: self.pool is not None and self.pool.running and self.pool.pids())
+            assert self.pool is not None
+            for pid in self.pool.pids():
+                os.kill(pid, signal.SIGKILL)
+                self.killed.append(pid)
+        return await asking
+
+
+async def test_the_computer_still_answers_after_its_worker_process_is_killed_mid_search(harness, caplog):
+    caplog.set_level(logging.WARNING, logger="engine.ai.pool")
+    w = harness.world
+    ai = KilledWorkerAI()
+    async with harness.running(ai=ai):
+        await harness.challenge(w.alice, w.bot, "hex", size=5, seat="first")
+        await harness.move(w.alice, "c3")
+        await computer_board(harness)
+        # And the next move too (every later search works).
+        g = await harness.bot.service.game_in(harness.channel.id)
+        await harness.move(w.alice, next(a for a in g.position.legal_actions() if a != "swap"))
+        await computer_board(harness, count=2)
+    assert ai.killed
+    assert [u for _, u in live_actions(harness)] == [w.alice.id, w.bot.id, w.alice.id, w.bot.id]
+    assert "a worker process died" in caplog.text

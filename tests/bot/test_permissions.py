@@ -21,6 +21,7 @@ import pytest
 
 from bot.app import SORRY
 from tests import dbquery
+from tests.bot.backends import sqlite_database_url as database_url  # noqa: F401  (SQLite alone: see its docstring)
 from tests.bot.harness import Harness
 from tests.fake_discord import CommandUnavailable, FakeDiscord, InteractionResult
 

@@ -6,6 +6,7 @@ import random
 
 import engine
 from engine import Position
+from tests.bot.backends import sqlite_database_url as database_url  # noqa: F401  (SQLite alone: see its docstring)
 from tests.bot.harness import Harness, mentions, png_of
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.store import Store, TimerRow
 from bot.store.postgres import postgres_migrations
-from bot.timers import Timers
+from bot.timing.timers import Timers
 from tests.bot.harness import Harness, ManualClock
 from tests.dbquery import query
 

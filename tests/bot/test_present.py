@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import engine
-from bot.present import EMBED_COLOUR, game_message
+from bot.ui.messages import EMBED_COLOUR, game_message
 from tests.bot.test_texts import ALICE, BOB, game
 
 

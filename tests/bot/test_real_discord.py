@@ -12,7 +12,8 @@ import asyncio
 import contextlib
 import traceback
 
-from bot.present import SORRY
+from bot.ui.answers import SORRY
+from tests.bot.backends import sqlite_database_url as database_url  # noqa: F401  (SQLite alone: see its docstring)
 from tests.bot.harness import Harness, png_of
 from tests.dbquery import query
 from tests.fake_discord import InteractionFailed
@@ -204,20 +205,24 @@ async def test_rate_limits_that_run_out_are_waited_out_and_nothing_is_lost(harne
     w = harness.world
     fake = harness.fake
     rooms = [fake.add_text_channel(w.guild, f"room-{i}") for i in range(4)]
+    # one challenger a room (a member may have one open challenge to the same member), all to bob
+    rivals = [w.alice] + [fake.add_member(w.guild, f"rival-{i}") for i in range(1, 4)]
     async with harness.running():
         for room in rooms:
             await fake.dispatch("CHANNEL_CREATE", room.payload())
         await fake.settle()
-        challenges = [await fake.slash(w.alice, room, "challenge", opponent=w.bob, game="hex", size=5, seat="first",
+        # four challenges waiting for bob at once: above the default limit against ping floods
+        await harness.slash(w.admin, "settings", challenges_to_member=4)
+        challenges = [await fake.slash(rival, room, "challenge", opponent=w.bob, game="hex", size=5, seat="first",
                                       thread=False)
-                      for room in rooms]
+                      for rival, room in zip(rivals, rooms)]
         fake.global_rate_limit(2, per=0.2)
         edits = fake.rate_limit(r"^PATCH /webhooks/", limit=1, per=0.2)
         await asyncio.gather(*(fake.click(w.bob, c, next(i for i in c.custom_ids if i.endswith(":accept")))
                                for c in challenges))
         boards = [await fake.wait_for(lambda m, room=room: m.channel is room and "begins" in str(m.embeds))
                   for room in rooms]
-        moves = await asyncio.gather(*(fake.slash(w.alice, room, "move", action="c3") for room in rooms))
+        moves = await asyncio.gather(*(fake.slash(rival, room, "move", action="c3") for rival, room in zip(rivals, rooms)))
     assert fake.ratelimits.global_refused > 0 and edits.exhausted > 0
     assert all(png_of(b) for b in boards) and all(png_of(m) and not m.ephemeral for m in moves)
     assert all(sum("begins" in str(m.embeds) for m in fake.messages(room)) == 1 for room in rooms)
@@ -236,11 +241,11 @@ async def test_a_move_and_the_players_name_are_one_write_transaction(harness, mo
         @contextlib.asynccontextmanager
         async def counting(self):
             task = asyncio.current_task()
-            # The move's own writes; not the timers' driver, nor the Controls cog noting which
+            # The move's own writes; not the timers' driver, nor the live boards noting which
             # message is now the game's live board (that needs the posted message's id).
             frames = {f.name for f in traceback.extract_stack()}
             if not depth.get(task) and task is not None and task.get_name() != "timers" \
-                    and "board_posted" not in frames:
+                    and "swap_board_message" not in frames:
                 outermost.append(1)
             depth[task] = depth.get(task, 0) + 1
             try:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from bot import rules
+from bot.ui import tutorial
 from engine import Reason
 
 
 def by_title(game: str, title: str):
-    index = next(i for i, p in enumerate(rules.pages(game)) if p.title == title)
-    return rules.page_position(game, index), rules.page_text(game, index)
+    index = next(i for i, p in enumerate(tutorial.pages(game)) if p.title == title)
+    return tutorial.page_position(game, index), tutorial.page_text(game, index)
 
 
 def test_the_inphexion_first_disc_page_shows_one_white_disc_at_d4():
@@ -40,14 +40,14 @@ def test_the_neutral_page_shows_the_neutral_disc_in_the_centre():
 def test_the_last_page_shows_a_win_by_connection_and_lists_the_variants_one_line_each(game):
     pos, text = by_title(game, "A win")
     assert pos.outcome is not None and pos.outcome.reason is Reason.CONNECTION
-    assert text.splitlines()[-1] == rules.VARIANTS[game]
+    assert text.splitlines()[-1] == tutorial.VARIANTS[game]
 
 
 @pytest.mark.parametrize("game", ["inphexion", "hex", "blindhex"])
 def test_coordinates_are_explained_once_on_the_first_page_with_an_empty_board(game):
-    texts = [rules.page_text(game, i) for i in range(len(rules.pages(game)))]
+    texts = [tutorial.page_text(game, i) for i in range(len(tutorial.pages(game)))]
     assert sum("top-left corner" in t for t in texts) == 1 and "top-left corner" in texts[0]
-    assert rules.page_position(game, 0).actions == []
+    assert tutorial.page_position(game, 0).actions == []
 
 
 def test_the_blind_hex_reveal_page_shows_both_pairs_of_cards():

@@ -20,7 +20,10 @@ import logging
 import random
 import re
 
+import pytest
+
 import engine
+from tests.bot.backends import sqlite_database_url as database_url  # noqa: F401  (SQLite alone: see its docstring)
 from tests.bot.harness import Harness
 from tests.fake_discord import FakeMember
 
@@ -36,7 +39,7 @@ def patterns(cards: str) -> re.Pattern[str]:
     return re.compile("|".join(forms))
 
 
-#: the bot's fixed how-to examples (bot/texts.py), the same whatever anyone chose
+#: the bot's fixed how-to examples (bot/ui/texts.py), the same whatever anyone chose
 EXAMPLES = ("`/move 1+4`", "`/move aside 4+5`")
 
 
@@ -89,6 +92,8 @@ async def test_a_whole_blind_hex_game_leaks_no_choice_before_the_reveal(harness,
     windows = 0
     async with harness.running():
         harness.bot.service._seed = lambda: SEED  # the cut, like everything else here, is seeded
+        # carol's public /board in every window is what is checked for leaks: no board cooldown here
+        await harness.slash(w.admin, "settings", board_cooldown=0)
         await harness.start_game(w.alice, w.bob, "blindhex", seat="first")
         g = await harness.bot.service.game_in(harness.channel.id)
         script: list[str] = []
@@ -213,3 +218,98 @@ async def test_twin_games_differing_only_in_a_secret_choice_look_identical_to_ot
     assert secret[harness.channel] != secret[twin]
     for left, right in zip(views[harness.channel], views[twin], strict=True):
         assert left == right, f"the secret choice shows: {left!r:.300} != {right!r:.300}"
+
+
+async def open_secret_window(harness: Harness) -> tuple:
+    """A Blind Hex game where both players now choose in secret: (game, chooser, their choice)."""
+    await harness.start_game(harness.world.alice, harness.world.bob, "blindhex", seat="first")
+    g = await harness.bot.service.game_in(harness.channel.id)
+    loser = g.position.to_move[0]
+    await harness.move(user_of(harness, g, loser), g.position.legal_actions(loser)[-1])
+    g = await harness.bot.service.game_in(harness.channel.id)
+    assert g.position.choosing_in_secret() and len(g.position.to_move) == 2
+    colour = g.position.to_move[0]
+    return g, user_of(harness, g, colour), g.position.legal_actions(colour)[0].split(":")[1]
+
+
+@pytest.mark.parametrize("failure", ["refused", "token gone"])
+async def test_a_secret_choice_is_not_logged_when_its_private_confirmation_fails(harness, caplog, failure):
+    caplog.set_level(logging.DEBUG, logger="bot")
+    caplog.set_level(logging.INFO)
+    fake = harness.fake
+    async with harness.running():
+        g, chooser, cards = await open_secret_window(harness)
+        first_record = len(caplog.records)
+        if failure == "refused":
+            # Discord refuses the private follow-up (not retried, the confirmation is lost).
+            fake.fail(r"^POST /webhooks/\d+/[^/]+$", status=403, times=1)
+        else:
+            # The interaction reaches the bot too late to answer it at all.
+            fake.interaction_age = fake.interaction_deadline + 0.5
+        inter = await fake.start_slash(chooser, harness.channel, "move", action=cards)
+        await fake.wait_for(lambda m: m.interaction is inter and not m.ephemeral and "has chosen" in m.content
+                            if failure == "refused" else "has chosen" in (m.content or ""))
+        fake.interaction_age = 0.0
+        await fake.settle()
+        after = await harness.bot.service.game(g.row.id)
+        assert len(after.position.actions) == len(g.position.actions) + 1, "the choice was not played"
+    logged = [rec.getMessage() + (rec.exc_text or "") for rec in caplog.records[first_record:]]
+    told = [line for line in logged if patterns(cards).search(line)]
+    assert not told, f"the pending choice {cards} was logged: {told}"
+
+
+@pytest.mark.parametrize("ending", ["resign", "timeout"])
+async def test_a_choice_never_revealed_stays_out_of_the_record_and_replay_after_the_game(harness, ending):
+    """Twin games differ only in a choice still secret when the game ended (a resignation, or a
+    win on time): their record, files, move list and replay are the same, byte for byte."""
+    w = harness.world
+    fake = harness.fake
+    twin = fake.add_text_channel(w.guild, "twin")
+    async with harness.running():
+        harness.bot.service._seed = lambda: SEED
+        games = []
+        for channel in (harness.channel, twin):
+            r = await harness.challenge(w.alice, w.bob, "blindhex", seat="first", channel=channel, clock="1h")
+            assert not r.ephemeral, r.content
+            await fake.click(w.bob, r, next(c for c in r.custom_ids if c.endswith(":accept")))
+            await fake.wait_for(lambda m, ch=channel: m.channel is ch and "begins" in str(m.embeds))
+            games.append(await harness.bot.service.game_in(channel.id))
+        a, b = games
+        loser = a.position.to_move[0]
+        aside = a.position.legal_actions(loser)[-1]
+        for channel in (harness.channel, twin):
+            await harness.move(user_of(harness, a, loser), aside, channel=channel)
+        g = await harness.bot.service.game_in(harness.channel.id)
+        other, chooser_colour = g.position.to_move
+        chooser, opponent = user_of(harness, g, chooser_colour), user_of(harness, g, other)
+        # choices whose cards are not those set aside in public (those may show)
+        options = [x.split(":")[1] for x in g.position.legal_actions(chooser_colour)
+                   if not patterns(x.split(":")[1]).search(aside)]
+        secret = {harness.channel: options[0], twin: options[-1]}
+        for channel in (harness.channel, twin):
+            mine = await harness.move(chooser, secret[channel], channel=channel)
+            assert mine.ephemeral and secret[channel] in mine.content
+        if ending == "resign":
+            for channel in (harness.channel, twin):
+                assert not (await harness.slash(opponent, "resign", channel=channel)).ephemeral
+        else:
+            harness.clock.advance(2 * 3600)
+            for channel in (harness.channel, twin):
+                await fake.wait_for(lambda m, ch=channel: m.channel is ch and "Time is up" in (m.content or ""))
+                assert not (await harness.slash(chooser, "claim", channel=channel)).ephemeral
+        views: dict = {harness.channel: [], twin: []}
+        for channel, game in ((harness.channel, a), (twin, b)):
+            assert (await harness.bot.service.game(game.row.id)).row.status == "finished"
+            for name in ("record", "replay"):
+                r = await harness.slash(w.carol, name, channel=channel, game=game.row.id)
+                assert not r.ephemeral and r.attachments, r.content
+                views[channel].append(public_view(r, game.row.id, channel.id))
+                for data in r.attachments.values():
+                    if not data.startswith((b"GIF", b"\x89PNG")):
+                        assert not patterns(secret[channel]).search(data.decode()), data.decode()
+            history = await harness.slash(w.carol, "history", channel=channel)
+            views[channel].append(normalise(json.dumps(history.embeds), game.row.id, channel.id).replace(
+                f"#{a.row.id}", "#N").replace(f"#{b.row.id}", "#N"))
+    assert secret[harness.channel] != secret[twin]
+    for left, right in zip(views[harness.channel], views[twin], strict=True):
+        assert left == right, f"the unrevealed choice shows: {left!r:.300} != {right!r:.300}"

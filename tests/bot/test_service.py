@@ -7,7 +7,6 @@ import asyncio
 import pytest
 
 from bot.service import ChallengeRequest, GameService, RematchAsked, UserError, challenge_options, draw_cut
-from bot.store import Store
 from engine import ActionError, Hex, IllegalActionError, NotationError
 
 GUILD, CHANNEL, ALICE, BOB, CAROL = 1, 10, 100, 200, 300
@@ -21,13 +20,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.t
-
-
-@pytest.fixture
-async def store(database_url):
-    s = await Store.open(database_url)
-    yield s
-    await s.close()
 
 
 @pytest.fixture
@@ -410,7 +402,7 @@ async def test_a_move_leaves_the_position_it_was_played_on_unchanged(service):
 
 
 def test_the_service_speaks_no_discord_markup():
-    """Backticks, mentions, channel links, timestamps and bold live in ``bot.texts``, not in the service."""
+    """Backticks, mentions, channel links, timestamps and bold live in ``bot.ui.texts``, not in the service."""
     import ast
     from pathlib import Path
 

@@ -10,13 +10,6 @@ from bot.store import Conflict, Store, migrations
 
 
 @pytest.fixture
-async def store(database_url):
-    s = await Store.open(database_url)
-    yield s
-    await s.close()
-
-
-@pytest.fixture
 async def sqlite_store(tmp_path):
     s = await Store.open(tmp_path / "sub" / "bot.sqlite3")
     yield s

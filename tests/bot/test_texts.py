@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import engine
-from bot import texts
 from bot.service import ActiveGame, NotYourTurn, UserError
 from bot.store import GameRow
+from bot.ui import texts
 
 ALICE, BOB = 100, 200
 

@@ -4,19 +4,10 @@ from __future__ import annotations
 
 import sqlite3
 
-import pytest
-
 from bot.store import Store, TimerRow, migrations
-from bot.timers import LEASE, POLL, Timers
+from bot.timing.timers import LEASE, POLL, Timers
 from tests.bot.harness import ManualClock
 from tests.fake_discord.rest import NONCE_WINDOW
-
-
-@pytest.fixture
-async def store(database_url):
-    s = await Store.open(database_url)
-    yield s
-    await s.close()
 
 
 async def test_a_handler_that_re_arms_its_own_timer_keeps_the_new_one(store):

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from bot.controls import BoardButton, PanelButton, PanelSelect
-from bot.present import SORRY
-from bot.views import ChallengeButton, ClaimButton, GameOverButton, PageButton, RematchButton, TakebackButton
+from bot.ui.answers import SORRY
+from bot.ui.components.board import BoardButton
+from bot.ui.components.challenge import ChallengeButton
+from bot.ui.components.claim import ClaimButton
+from bot.ui.components.gameover import GameOverButton, RematchButton
+from bot.ui.components.pages import PageButton
+from bot.ui.components.panel import PanelButton, PanelSelect
+from bot.ui.components.puzzle import PuzzleButton, PuzzleSelect
+from bot.ui.components.review import ReviewButton, ReviewStepButton
+from bot.ui.components.takeback import TakebackButton
+from bot.ui.components.tournament import TournamentButton
+from tests.bot.backends import sqlite_database_url as database_url  # noqa: F401  (SQLite alone: see its docstring)
 
 
 async def test_a_challenge_button_is_rebuilt_from_its_custom_id():
@@ -31,8 +40,9 @@ async def test_each_cog_registers_its_own_buttons(harness):
         left = set(bot.button_handlers)
     controls = {BoardButton, PanelButton, PanelSelect}
     mine = {RematchButton, GameOverButton, PageButton}
-    assert registered == {ChallengeButton, TakebackButton, ClaimButton} | controls | mine
-    assert left == {ChallengeButton} | controls | mine
+    others = {ReviewButton, ReviewStepButton, TournamentButton, PuzzleButton, PuzzleSelect}
+    assert registered == {ChallengeButton, TakebackButton, ClaimButton} | controls | mine | others
+    assert left == {ChallengeButton} | controls | mine | others
 
 
 async def test_a_click_whose_cog_is_not_loaded_gets_a_private_apology(harness):

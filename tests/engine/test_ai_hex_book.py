@@ -1,14 +1,16 @@
-"""The Hex opening book (engine.ai.hex_book): its entries, its lookup, and when the AI plays from it."""
+"""The Hex opening book (engine.ai.hex.book): its entries, its lookup, and when the AI plays from it."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine import new_game
-from engine.ai import choose, hex_ai
-from engine.ai.hex_book import book_move, canonical
-from engine.ai.hex_book_moves import BOOK
+from engine.ai import choose
+from engine.ai.hex import ai as hex_ai
+from engine.ai.hex.book import book_move, canonical, entries
 from engine.geometry import grid
+
+BOOK = entries()
 
 
 def _position(size: int, moves: list[str], variants=()):

@@ -1,4 +1,4 @@
-"""Captured sets (engine.ai.hex_captured): what the local search finds, and that filling it is sound.
+"""Captured sets (engine.ai.hex.captured): what the local search finds, and that filling it is sound.
 
 Soundness is checked against exhaustive search on 4×4 boards; no test depends on time.
 """
@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 
 from engine import new_game
-from engine.ai.hex_ai import HexState, knowledge
-from engine.ai.hex_captured import captured_sets, dead_rings, rings
-from engine.ai.hex_inferior import dead_once, fill_in
+from engine.ai.hex.ai import HexState, knowledge
+from engine.ai.hex.captured import captured_sets, dead_rings, rings
+from engine.ai.hex.inferior import dead_once, fill_in
 from engine.geometry import bits, grid
 from tests.engine.test_ai_hex_knowledge import _black_wins, _mask, _random_positions
 

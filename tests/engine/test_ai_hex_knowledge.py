@@ -12,13 +12,17 @@ from functools import cache
 import pytest
 
 from engine import new_game
-from engine.ai import choose, hex_ai, hex_vc
-from engine.ai.hex_ai import HexState
-from engine.ai.hex_inferior import captured_pairs, dead_cells, fill_in, inferior
-from engine.ai.hex_ladder import hopeless_pushes
-from engine.ai.hex_vc import EDGE_TEMPLATES, analyse, edge_templates, edge_vcs
+from engine.ai import choose
+from engine.ai.hex import ai as hex_ai
+from engine.ai.hex import vc as hex_vc
+from engine.ai.hex.ai import HexState
+from engine.ai.hex.inferior import captured_pairs, dead_cells, fill_in, inferior
+from engine.ai.hex.ladder import hopeless_pushes
+from engine.ai.hex.vc import EDGE_TEMPLATES, analyse, edge_templates, edge_vcs
 from engine.ai.mcts import Params, Search
 from engine.geometry import LETTERS, HexGrid, bits, grid
+
+from .hex_solver import HexSolver
 
 
 def _mask(g: HexGrid, cells: str) -> int:
@@ -32,22 +36,16 @@ def _replay(n: int, moves: str):
     return pos
 
 
+_SOLVERS: dict[int, HexSolver] = {}
+
+
 def _black_wins(g: HexGrid, black: int, white: int, black_to_move: bool = False) -> bool:
-    """Exhaustive search (small boards): does Black win, White to move (or Black)?"""
-
-    @cache
-    def wins(b: int, w: int, black_to_move: bool) -> bool:
-        if g.connects(b, True):
-            return True
-        if g.connects(w, False):
-            return False
-        empty = g.full & ~(b | w)
-        cells = [c for c in range(g.cells) if empty >> c & 1]
-        if black_to_move:
-            return any(wins(b | 1 << c, w, False) for c in cells)
-        return all(wins(b, w | 1 << c, True) for c in cells)
-
-    return wins(black, white, black_to_move)
+    """Exact search (small boards): does Black win, White to move (or Black)? One solver per
+    board size, so its memo serves every question asked of that size."""
+    solver = _SOLVERS.get(g.n)
+    if solver is None:
+        solver = _SOLVERS[g.n] = HexSolver(g)
+    return solver.value(black, white, black_to_move, True)
 
 
 # -- templates ---------------------------------------------------------------------------
@@ -58,7 +56,8 @@ def test_hsearch_derives_connections_between_two_empty_cells():
     """A win whose proof needs a connection with an empty cell at each end: the full search finds
     it, the narrow one (a group at one end, used inside the tree) does not; exhaustive search agrees."""
     g = grid(5)
-    black, white = _mask(g, "a3 e3 b4 c4"), _mask(g, "e1 d4 e5")
+    # White's e2 d3 e4 leave Black that one way and keep the exact check to seconds.
+    black, white = _mask(g, "a3 e3 b4 c4"), _mask(g, "e1 e2 d3 d4 e4 e5")
     assert edge_vcs(g, black, white, True).fulls
     assert not edge_vcs(g, black, white, True, narrow=True).fulls
     assert _black_wins(g, black, white)
@@ -904,9 +903,9 @@ def test_the_board_as_it_is_is_not_searched_again_when_nothing_was_filled(monkey
     assert not inferior(pos.grid, state.black, state.white, False)[0].filled
     narrow_flags: list[bool] = []
 
-    def counted(g, mine, theirs, vertical, max_work=400_000, narrow=False):
+    def counted(g, mine, theirs, vertical, max_work=400_000, narrow=False, stop=None):
         narrow_flags.append(narrow)
-        return analyse(g, mine, theirs, vertical, max_work, narrow)
+        return analyse(g, mine, theirs, vertical, max_work, narrow, stop=stop)
 
     monkeypatch.setattr(hex_ai, "analyse", counted)
     k = hex_ai.knowledge(pos.grid, state.black, state.white, False, both_boards=True)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine import new_game
-from engine.ai.hex_ai import HexState
-from engine.ai.hex_patterns import (
+from engine.ai.hex.ai import HexState
+from engine.ai.hex.patterns import (
     LAST_ADJACENT,
     LAST_BRIDGE,
     LAST_FAR,

@@ -10,8 +10,8 @@ import dataclasses
 import random
 
 from engine import new_game
-from engine.ai import hex_ai
-from engine.ai.hex_ai import HexState
+from engine.ai.hex import ai as hex_ai
+from engine.ai.hex.ai import HexState
 from engine.ai.mcts import Node
 
 

@@ -62,3 +62,12 @@ def test_a_lone_cell_is_a_letter_written_in_blind_hex():
 def test_text_that_is_not_canonical_is_refused():
     with pytest.raises(ValueError):
         Action.parse("c4 d4 e5")
+
+
+def test_a_choice_never_revealed_stays_out_of_the_public_record_after_the_game_ends():
+    pos = engine.new_game("blindhex", first="x")
+    pos.play("aside 4+5")
+    pos.play("x:1+4")
+    pos.finish(engine.Outcome("x", engine.Reason.RESIGNATION))
+    assert pos.public_record() == ["aside 4+5"]
+    assert pos.public_actions() == ["aside 4+5", "x:?"]

@@ -713,8 +713,12 @@ async def delete_webhook_message(fake: "FakeDiscord", req: ApiRequest, app_id: s
 
 @router.add("GET", "/channels/{channel_id}")
 async def get_channel(fake: "FakeDiscord", req: ApiRequest, channel_id: str) -> Reply:
-    """A channel, thread or DM channel."""
-    return 200, _channel(fake, channel_id).payload()
+    """A channel, thread or DM channel (403 50001 Missing Access where the bot can't see it, or is no
+    longer in its server)."""
+    channel = _channel(fake, channel_id)
+    if channel.guild is not None and not fake.bot_permissions(channel).view_channel:
+        raise DiscordAPIError(403, 50001, "Missing Access")
+    return 200, channel.payload()
 
 
 @router.add("PATCH", "/channels/{channel_id}")
@@ -768,13 +772,7 @@ async def delete_channel(fake: "FakeDiscord", req: ApiRequest, channel_id: str) 
     perms = fake.bot_permissions(channel)
     if not (perms.manage_threads if channel.is_thread else perms.manage_channels):
         raise _missing_permissions()
-    channel._deleted = True  # type: ignore[attr-defined]
-    channel.guild.channels.remove(channel)
-    if channel.is_thread:
-        await fake.dispatch("THREAD_DELETE", {"id": str(channel.id), "guild_id": str(channel.guild.id),
-                                              "parent_id": str(channel.parent.id), "type": channel.type})  # type: ignore[union-attr]
-    else:
-        await fake.dispatch("CHANNEL_DELETE", channel.payload())
+    await fake.channel_deleted(channel)
     return 200, channel.payload()
 
 

@@ -402,6 +402,44 @@ class FakeDiscord:
         """Take a user out of a guild (no gateway event)."""
         guild.members.pop(user.id, None)
 
+    async def delete_channel(self, channel: FakeChannel) -> None:
+        """Someone (a server manager) deletes a text channel or a thread, as in Discord's client.
+
+        A thread goes with THREAD_DELETE (``id``, ``guild_id``, ``parent_id``, ``type``); a channel with
+        CHANNEL_DELETE (the channel object), and its threads are deleted with it without an event of
+        their own, as Discord does. Both are buffered for a disconnected bot (a RESUME replays them);
+        a bot that IDENTIFYs afresh just no longer finds them in GUILD_CREATE. Either way the REST API
+        answers 404 10003 Unknown Channel for them from now on.
+        """
+        if channel.guild is None or getattr(channel, "_deleted", False):
+            raise FakeDiscordError(f"{channel!r} is not a guild channel or thread that exists")
+        await self.channel_deleted(channel)
+        await self.settle()
+
+    async def channel_deleted(self, channel: FakeChannel) -> None:
+        """Delete a guild channel or thread and announce it (the REST route and :meth:`delete_channel`)."""
+        guild = channel.guild
+        assert guild is not None
+        gone = [channel] + ([] if channel.is_thread else [t for t in guild.threads if t.parent is channel])
+        for c in gone:
+            c._deleted = True  # type: ignore[attr-defined]
+            guild.channels.remove(c)
+        if channel.is_thread:
+            assert channel.parent is not None
+            await self.dispatch("THREAD_DELETE", {"id": str(channel.id), "guild_id": str(guild.id),
+                                                  "parent_id": str(channel.parent.id), "type": channel.type})
+        else:
+            await self.dispatch("CHANNEL_DELETE", channel.payload())
+
+    async def remove_bot(self, guild: FakeGuild) -> None:
+        """The bot is kicked from (or leaves) a server: GUILD_DELETE without ``unavailable`` (Discord's
+        sign that the bot was removed, not an outage); the server is gone from later READYs, and the
+        REST API refuses the bot in its channels (no permissions there any more)."""
+        if guild.members.pop(self.bot_user.id, None) is None:
+            raise FakeDiscordError(f"the bot is not in {guild.name!r}")
+        await self.dispatch("GUILD_DELETE", {"id": str(guild.id)})
+        await self.settle()
+
     # ------------------------------------------------------------------ lookups
 
     def _find_user(self, name: str) -> FakeUser | None:

@@ -349,6 +349,80 @@ async def test_ready_and_guild_visible(fake: FakeDiscord, bot: DemoBot) -> None:
     assert fake.gateway.identifies == 1 and fake.gateway.connected
 
 
+async def test_deleting_a_channel_sends_channel_delete_and_takes_its_threads(fake: FakeDiscord, bot: DemoBot) -> None:
+    """A manager deletes a channel: CHANNEL_DELETE (the channel object); its threads go with it
+    (discord.py drops them too); the REST API knows neither any more (404 10003)."""
+    w: World = fake.world
+    doomed = fake.add_text_channel(w.guild, "doomed")
+    thread = fake.add_thread(doomed, "a game")
+    await fake.dispatch("CHANNEL_CREATE", doomed.payload())
+    await fake.dispatch("THREAD_CREATE", thread.payload())
+    await fake.settle()
+    assert bot.get_channel(doomed.id) is not None and bot.get_channel(thread.id) is not None
+    await fake.delete_channel(doomed)
+    [event] = fake.gateway.events("CHANNEL_DELETE")
+    assert event["id"] == str(doomed.id) and event["type"] == 0 and event["guild_id"] == str(w.guild.id)
+    assert not fake.gateway.events("THREAD_DELETE")
+    assert bot.get_channel(doomed.id) is None and bot.get_channel(thread.id) is None
+    for gone in (doomed, thread):
+        with pytest.raises(discord.NotFound) as refused:
+            await bot.fetch_channel(gone.id)
+        assert refused.value.code == 10003
+    assert doomed not in w.guild.channels and thread not in w.guild.channels
+
+
+async def test_deleting_a_thread_sends_thread_delete_with_its_parent(fake: FakeDiscord, bot: DemoBot) -> None:
+    """THREAD_DELETE carries id, guild_id, parent_id and type, as Discord's documentation says."""
+    w: World = fake.world
+    thread = fake.add_thread(w.channel, "a game")
+    await fake.dispatch("THREAD_CREATE", thread.payload())
+    await fake.settle()
+    seen: list[discord.RawThreadDeleteEvent] = []
+
+    async def on_raw_thread_delete(payload: discord.RawThreadDeleteEvent) -> None:
+        seen.append(payload)
+
+    bot.add_listener(on_raw_thread_delete)
+    await fake.delete_channel(thread)
+    assert fake.gateway.events("THREAD_DELETE") == [
+        {"id": str(thread.id), "guild_id": str(w.guild.id), "parent_id": str(w.channel.id), "type": 11}]
+    assert [(p.thread_id, p.parent_id) for p in seen] == [(thread.id, w.channel.id)]
+    assert bot.get_channel(thread.id) is None and bot.get_channel(w.channel.id) is not None
+
+
+async def test_removing_the_bot_sends_guild_delete_without_unavailable(fake: FakeDiscord) -> None:
+    """A kick is GUILD_DELETE without ``unavailable`` (discord.py: guild_remove); the next READY lacks
+    the server, and a channel there is Missing Access (403 50001)."""
+    w: World = fake.world
+    removed: list[int] = []
+
+    async def on_guild_remove(guild: discord.Guild) -> None:
+        removed.append(guild.id)
+
+    async with run_client(DemoBot(w.guild.id), fake) as bot:
+        bot.add_listener(on_guild_remove)
+        await fake.remove_bot(w.guild)
+        assert fake.gateway.events("GUILD_DELETE") == [{"id": str(w.guild.id)}]
+        assert removed == [w.guild.id] and bot.get_guild(w.guild.id) is None
+        with pytest.raises(discord.Forbidden) as refused:
+            await bot.fetch_channel(w.channel.id)
+        assert refused.value.code == 50001
+    other = fake.add_guild("Other Server")  # the bot's commands sync there: it is no member of the first
+    async with run_client(DemoBot(other.id), fake) as bot:
+        assert [g.id for g in bot.guilds] == [other.id]
+
+
+async def test_a_channel_deleted_while_the_bot_is_away_is_missing_from_its_next_guild_create(fake: FakeDiscord) -> None:
+    w: World = fake.world
+    doomed = fake.add_text_channel(w.guild, "doomed")
+    async with run_client(DemoBot(w.guild.id), fake) as bot:
+        assert bot.get_channel(doomed.id) is not None
+    await fake.delete_channel(doomed)
+    async with run_client(DemoBot(w.guild.id), fake) as bot:
+        guild = bot.get_guild(w.guild.id)
+        assert guild is not None and guild.get_channel(doomed.id) is None and guild.get_channel(w.channel.id)
+
+
 async def test_command_sync_recorded_and_ids_stable(fake: FakeDiscord) -> None:
     """tree.sync → PUT guild commands, echoed with ids; a second bot's sync keeps them."""
     w: World = fake.world

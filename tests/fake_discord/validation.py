@@ -15,6 +15,7 @@ records it as a violation (see :meth:`FakeDiscord.take_violations`).
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, Iterator
 
 import regex
@@ -52,6 +53,38 @@ EMBED_URL_FIELDS = (("image", "url"), ("thumbnail", "url"), ("author", "icon_url
 
 def _too_long(path: str, limit: int) -> Problem:
     return (path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+
+
+@functools.cache
+def available_locales() -> frozenset[str]:
+    """The locales Discord accepts as keys of ``*_localizations`` (the spec's ``AvailableLocalesEnum``)."""
+    from .openapi import spec
+
+    enum = spec().document["components"]["schemas"]["AvailableLocalesEnum"]
+    return frozenset(str(item["const"]) for item in enum["oneOf"])
+
+
+def _check_localizations(obj: dict[str, Any], where: str, names: str) -> Problems:
+    """A command's, option's or choice's ``name_localizations`` and ``description_localizations``.
+
+    Keys: Discord's locales. ``names``: ``"command"`` (each name obeys the naming rule, like
+    the default one) or ``"choice"`` (1–100 characters). Descriptions: 1–100 characters."""
+    problems: Problems = []
+    pre = f"{where}." if where else ""
+    for key in ("name_localizations", "description_localizations"):
+        texts = obj.get(key) or {}
+        if not isinstance(texts, dict):
+            continue
+        for locale, text in texts.items():
+            field = f"{pre}{key}.{locale}"
+            if locale not in available_locales():
+                problems.append((field, "BASE_TYPE_CHOICES", f"Value must be one of {sorted(available_locales())}."))
+            elif key == "name_localizations" and names == "command":
+                if not valid_command_name(text):
+                    problems.append((field, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid"))
+            elif not 1 <= len(_text(text)) <= 100:
+                problems.append(_length(field, 1, 100))
+    return problems
 
 
 def _length(path: str, low: int, high: int) -> Problem:
@@ -299,6 +332,7 @@ def _check_choice(choice: Any, where: str, option_type: int | None) -> Problems:
     problems: Problems = []
     if not 1 <= len(_text(choice.get("name"))) <= 100:
         problems.append(_length(f"{where}.name", 1, 100))
+    problems += _check_localizations(choice, where, "choice")
     value = choice.get("value")
     if value is None:
         problems.append(_required(f"{where}.value"))
@@ -354,10 +388,7 @@ def check_command(cmd: Any, path: str) -> Problems:
             problems.append((f"{pre}name", "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid"))
         if not 1 <= len(_text(cmd.get("description"))) <= 100:
             problems.append(_length(f"{pre}description", 1, 100))
-        for locale, text in (cmd.get("name_localizations") or {}).items():
-            if not valid_command_name(text):
-                problems.append((f"{pre}name_localizations.{locale}", "APPLICATION_COMMAND_INVALID_NAME",
-                                 "Command name is invalid"))
+        problems += _check_localizations(cmd, path, "command")
     else:
         if not 1 <= len(_text(name)) <= 32:
             problems.append(_length(f"{pre}name", 1, 32))
@@ -392,6 +423,23 @@ def check_commands(commands: Any) -> Problems:
             seen.add(key)
     if len(commands) > MAX_COMMANDS:
         problems.append(_too_long("", MAX_COMMANDS))
+    problems += _unique_per_locale([c for c in commands if isinstance(c, dict)], "", "APPLICATION_COMMANDS_DUPLICATE_NAME")
+    return problems
+
+
+def _unique_per_locale(items: list[dict[str, Any]], path: str, code: str) -> Problems:
+    """Names (of commands, or of one command's options) stay unique in each locale, a localized
+    name standing in for the default one."""
+    problems: Problems = []
+    locales = {locale for item in items for locale in (item.get("name_localizations") or {})}
+    for locale in sorted(locales):
+        seen: set[str] = set()
+        for i, item in enumerate(items):
+            name = str((item.get("name_localizations") or {}).get(locale) or item.get("name"))
+            if name in seen:
+                where = f"{path}.{i}" if path else str(i)
+                problems.append((f"{where}.name_localizations.{locale}", code, f"Names must be unique: {name}"))
+            seen.add(name)
     return problems
 
 
@@ -403,6 +451,8 @@ def _check_options(options: Any, path: str) -> Problems:
         problems.append(_too_long(path, MAX_OPTIONS))
     names: set[str] = set()
     seen_optional = False
+    problems += _unique_per_locale([o for o in options if isinstance(o, dict)], path,
+                                   "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS")
     for i, opt in enumerate(options):
         where = f"{path}.{i}"
         name = opt.get("name")
@@ -413,6 +463,7 @@ def _check_options(options: Any, path: str) -> Problems:
         names.add(str(name))
         if not 1 <= len(_text(opt.get("description"))) <= 100:
             problems.append(_length(f"{where}.description", 1, 100))
+        problems += _check_localizations(opt, where, "command")
         otype = opt.get("type")
         if otype in (SUB_COMMAND, SUB_COMMAND_GROUP):
             problems += _check_options(opt.get("options") or [], f"{where}.options")

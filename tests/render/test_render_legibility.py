@@ -139,3 +139,27 @@ def test_the_phone_is_the_smaller_display_so_floors_are_held_there():
         lay = render.layout_of(engine.new_game(game, n))
         assert display.phone_scale(lay.width, lay.height) < display.desktop_scale(lay.width, lay.height)
         assert display.scale(lay.width, lay.height) == display.phone_scale(lay.width, lay.height)
+
+
+# -- the review's win-probability graph (issue 48) --------------------------------------------
+@pytest.mark.parametrize("where", SHOWN)
+def test_the_review_graphs_caption_is_10_px_and_its_axis_numbers_8_px_tall_at_display_size(where):
+    from render import review_graph
+
+    w, h = review_graph.WIDTH, review_graph.HEIGHT
+    k = SHOWN[where](w, h)
+    assert glyph_height(font(review_graph.caption_size(w), BOLD), "Black (alice)".upper()) * k >= 10.0
+    assert glyph_height(font(review_graph.axis_size(w), MEDIUM), "0123456789%") * k >= 8.0
+
+
+def test_the_review_graph_fits_discords_desktop_box_and_a_phones_width():
+    import io
+
+    from PIL import Image
+
+    from render import review_graph
+
+    png = review_graph.render_review_graph([0.5, 0.7, 0.2], [(2, "??")], "alice", "black")
+    img = Image.open(io.BytesIO(png))
+    assert img.size == (review_graph.WIDTH, review_graph.HEIGHT)
+    assert img.height / img.width <= display.TALLEST

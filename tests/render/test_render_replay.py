@@ -158,3 +158,41 @@ def _close(a: Image.Image, b: Image.Image) -> bool:
     from PIL import ImageChops
 
     return max(hi for _, hi in ImageChops.difference(a, b).getextrema()) <= 40
+
+
+def test_a_replay_holds_only_the_frame_before_while_it_paints_the_next(random_position, monkeypatch):
+    """Memory bounded whatever the game's length: frames are encoded as they come, not kept."""
+    import gc
+    import weakref
+
+    from render import replay
+
+    made: list[weakref.ref] = []
+    alive_at_each: list[int] = []
+    real = replay.to_palette
+
+    def tracked(*args, **kwargs):
+        gc.collect()
+        alive_at_each.append(sum(1 for r in made if r() is not None))
+        image = real(*args, **kwargs)
+        made.append(weakref.ref(image))
+        return image
+
+    monkeypatch.setattr(replay, "to_palette", tracked)
+    render.render_replay(Record.of(random_position("hex", 7, 30, 3)))
+    assert len(made) >= 20
+    assert max(alive_at_each) == 1
+
+
+def test_a_replays_words_are_said_by_the_callers_say():
+    """The frames' words go through ``say`` (the bot passes the catalogs'): a Blind Hex reveal line too."""
+    record = Record(engine.make_options("blindhex", 11, [], "x"), ["aside 4+5", "x:1+2", "o:1+3"])
+    heard: list[str] = []
+
+    def say(text, facts):
+        heard.append(text)
+        return text.upper().format(**{k.upper(): v for k, v in facts.items()})
+
+    shouted = render.render_replay(record, say=say)
+    assert "Last: {player} {turn}" in heard
+    assert shouted != render.render_replay(record)  # the words drawn are the ones said
