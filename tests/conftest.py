@@ -5,7 +5,9 @@ answered something the spec forbids): real Discord would have refused it too. Se
 
 from __future__ import annotations
 
+import asyncio
 import faulthandler
+import io
 import multiprocessing
 import os
 import sys
@@ -43,9 +45,45 @@ def database_url(request: pytest.FixtureRequest, tmp_path) -> str:
     return request.getfixturevalue("pg_url")
 
 
+# pytest-timeout prints every thread's stack when a test hangs, but an async test that hangs
+# usually waits with its event loop idle: the stacks show the loop in select() and not what it
+# awaits. This many seconds before the limit, every unfinished asyncio task's stack is printed too.
+TASKS_DUMP_BEFORE_TIMEOUT = 15.0
+
+
+def _timeout_of(item: pytest.Item) -> float | None:
+    """The test's pytest-timeout limit (its marker, else the command line, else the ini file)."""
+    marker = item.get_closest_marker("timeout")
+    value = marker.args[0] if marker is not None and marker.args else item.config.getoption("timeout", None)
+    if value is None:
+        value = item.config.getini("timeout") or None
+    return float(value) if value else None
+
+
+def _dump_tasks(name: str) -> None:
+    """Print the stack of every asyncio task not done (read from another thread: a diagnosis only)."""
+    out = io.StringIO()
+    # asyncio keeps every task in this set; all_tasks() would need the (other thread's) loop.
+    everyone = list(getattr(asyncio.tasks, "_all_tasks", ()))
+    print(f"\n[tests/conftest.py] {name} is close to its time limit; its asyncio tasks:", file=out)
+    for task in everyone:
+        if not task.done():
+            try:
+                task.print_stack(file=out)
+            except Exception as exc:  # a frame that changed under us: the diagnosis goes on
+                print(f"  ({task.get_name()}: {exc!r})", file=out)
+    print(out.getvalue(), flush=True)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Iterator[Any]:
     """Fail the test itself, naming each refused field path, if any fake recorded violations."""
+    limit = _timeout_of(item)
+    watch = None
+    if limit is not None and limit > 2 * TASKS_DUMP_BEFORE_TIMEOUT:
+        watch = threading.Timer(limit - TASKS_DUMP_BEFORE_TIMEOUT, _dump_tasks, (item.nodeid,))
+        watch.daemon = True
+        watch.start()
     try:
         result = yield
     except BaseException:
@@ -53,6 +91,9 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[Any]:
         if found:  # the test failed anyway; say what Discord would have refused, it is often why
             item.add_report_section("call", "Discord spec violations", found)
         raise
+    finally:
+        if watch is not None:
+            watch.cancel()
     found = collect_violations()
     if found:
         pytest.fail(found, pytrace=False)

@@ -77,6 +77,10 @@ def check_table(table: str) -> str:
     return table
 
 
+#: seconds closing a store waits for a transaction or connection still in use before it cuts it
+#: (a task stuck inside one must not hold the bot's shutdown for ever)
+CLOSE_GRACE = 15.0
+
 #: dialect → the Store class that opens it, filled by :func:`backend` as each backend module loads
 #: (so this module never imports the backends, which import it)
 _BACKENDS: dict[str, type[Store]] = {}

@@ -29,7 +29,7 @@ import asyncpg
 
 from ..migrations import packaged
 from ..shards import ShardPlan
-from .base import COUNTED_TABLES, Conflict, backend, check_table
+from .base import CLOSE_GRACE, COUNTED_TABLES, Conflict, backend, check_table
 from .rows import GameRow, TimerRow
 from .sql import SQLStore, game_row
 
@@ -113,7 +113,13 @@ class PostgresStore(SQLStore):
         if self._listener is not None:
             await self._listener.close()
             self._listener = None
-        await self._pool.close()
+        try:
+            # close() waits for every connection to come back: one a stuck task never returns
+            # would hold the bot's shutdown for ever; past the grace the rest are cut.
+            await asyncio.wait_for(self._pool.close(), CLOSE_GRACE)
+        except TimeoutError:
+            log.error("connections still in use %.0f s into closing the database; cutting them", CLOSE_GRACE)
+            self._pool.terminate()
 
     async def listen_timers(self, callback: Callable[[], None]) -> bool:
         """LISTEN on the channel :meth:`add_timer` notifies at commit, on a connection of its own."""

@@ -25,7 +25,7 @@ import aiosqlite
 
 from ..migrations import packaged
 from ..shards import ShardPlan
-from .base import COUNTED_TABLES, Conflict, backend
+from .base import CLOSE_GRACE, COUNTED_TABLES, Conflict, backend
 from .files import private_file
 from .rows import GameRow, TimerRow
 from .sql import SQLStore, game_row
@@ -111,9 +111,18 @@ class SQLiteStore(SQLStore):
         return store
 
     async def close(self) -> None:
-        """Close the connection."""
-        async with self._lock:
+        """Close the connection (after the transaction running, if any; past the grace, without waiting:
+        an open transaction is then rolled back by the close)."""
+        try:
+            await asyncio.wait_for(self._lock.acquire(), CLOSE_GRACE)
+        except TimeoutError:
+            log.error("a transaction still runs %.0f s into closing the database; closing anyway", CLOSE_GRACE)
             await self._db.close()
+            return
+        try:
+            await self._db.close()
+        finally:
+            self._lock.release()
 
     async def migrate(self) -> int:
         """Apply every migration newer than the database; return the schema version.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
@@ -330,3 +331,21 @@ async def test_a_transaction_cancelled_while_it_commits_raises_cancelled_and_lea
         await task
     await store.set_meta("k", "w")
     assert await store.get_meta("k") == "w"
+
+
+async def test_closing_does_not_wait_for_ever_on_a_transaction_that_never_ends(store, monkeypatch):
+    module = __import__(type(store).__module__, fromlist=["CLOSE_GRACE"])
+    monkeypatch.setattr(module, "CLOSE_GRACE", 0.3)
+    inside = asyncio.Event()
+
+    async def stuck() -> None:
+        async with store.transaction():
+            inside.set()
+            await asyncio.Event().wait()
+
+    task = asyncio.create_task(stuck())
+    await inside.wait()
+    await asyncio.wait_for(store.close(), 10)
+    task.cancel()
+    with contextlib.suppress(BaseException):  # its ROLLBACK meets a closed database
+        await task
