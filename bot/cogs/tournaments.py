@@ -242,14 +242,23 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         await answer_privately(interaction, say.started(row.id, len(st.entrants)))
         await self._refresh(st)
 
-    @app_commands.command(name="cancel", description="Cancel your tournament in this channel before it starts")
+    @app_commands.command(name="cancel", description="Cancel your tournament in this channel, before it starts or while it runs")
     @app_commands.guild_only()
     async def cancel(self, interaction: discord.Interaction) -> None:
-        """The same as pressing Cancel."""
+        """The same as pressing Cancel; a running tournament too (no further round; games in progress play on)."""
         await ack(interaction, private=True)
         row = await self.service.newest(interaction.channel_id or 0)
-        st = await self.service.cancel(row.id, interaction.user.id)
+        st = await self.service.cancel(row.id, interaction.user.id, running_too=True)
         await answer_privately(interaction, say.cancelled(row.id))
+        if row.status == "running":  # everyone in it learns that no round follows
+            try:
+                public = await self.bot.languages.public(row.guild_id)
+                total = st.tournament.total_rounds if st.tournament is not None else None
+                await (await self.bot.messageable(row.channel_id)).send(
+                    render(say.stopped(row.id, row.organiser_id, len(st.rounds), total), public),
+                    allowed_mentions=NO_MENTIONS)
+            except discord.HTTPException as exc:
+                log.warning("tournament %d: could not announce its cancellation: %s", row.id, exc)
         await self._refresh(st)
 
     @app_commands.command(name="withdraw", description="Leave the running tournament of this channel (your game is resigned)")

@@ -120,8 +120,8 @@ class Advance:
 
 def build(row: TournamentRow, entrants: list[EntrantRow], rounds: list[RoundRow],
           games: list[TournamentGameRow]) -> Tournament | None:
-    """The pure tournament of stored rows (None before the start)."""
-    if row.status in ("open", "cancelled"):
+    """The pure tournament of stored rows (None before the start, and for one cancelled before its first round)."""
+    if row.status == "open" or (row.status == "cancelled" and not rounds):
         return None
     settings = settings_of(row)
     seeds = seeded((str(e.user_id), e.name, e.rating) for e in entrants)
@@ -307,15 +307,20 @@ class TournamentService:
         log.info("tournament %d: started with %d players", row.id, len(signed))
         return await self.state(tournament_id)
 
-    async def cancel(self, tournament_id: int, user_id: int) -> State:
-        """The organiser calls the tournament off before it starts."""
+    async def cancel(self, tournament_id: int, user_id: int, running_too: bool = False) -> State:
+        """The organiser calls the tournament off: before it starts, or (``running_too``, the command,
+        never a sign-up message's button) while it runs. A running one pairs no further round; its
+        games in progress play on, and their results still count in its standings."""
         async with self.store.transaction():
             row = await self._locked(tournament_id)
             if user_id != row.organiser_id:
                 raise UserError(say.ONLY_ORGANISER_CANCEL, id=row.id)
-            if row.status != "open":
-                raise UserError(say.NOT_OPEN, id=row.id)
-            await self.store.move_tournament(row.id, "open", "cancelled")
+            if row.status == "running" and not running_too:
+                raise UserError(say.CANCEL_RUNNING_BY_COMMAND, id=row.id, cancel=say.Subcommand("tournament", "cancel"))
+            if row.status not in LIVE:
+                raise UserError(say.OVER, id=row.id)
+            await self.store.move_tournament(row.id, row.status, "cancelled")
+        log.info("tournament %d: cancelled by its organiser (was %s)", row.id, row.status)
         return await self.state(tournament_id)
 
     async def _locked(self, tournament_id: int) -> TournamentRow:

@@ -43,6 +43,8 @@ NOT_JOINED = t("You are not signed up for tournament #{id}.")
 LEAVE_STARTED = t("Tournament #{id} has started: use {withdraw} to leave it.")
 ONLY_ORGANISER_START = t("Only the organiser of tournament #{id} can start it.")
 ONLY_ORGANISER_CANCEL = t("Only the organiser of tournament #{id} can cancel it.")
+CANCEL_RUNNING_BY_COMMAND = t("Tournament #{id} has started: to stop it, use {cancel} in its channel.")
+OVER = t("Tournament #{id} is over already.")
 TOO_FEW = t("A {format} needs at least {need} players; tournament #{id} has {count}.")
 TOO_MANY_ROUNDS = t("Tournament #{id} has {count} players: a Swiss of {count} can have at most {most} rounds, not "
                     "{rounds}. Wait for more players, or {cancel} it and create it with fewer rounds.")
@@ -165,6 +167,16 @@ def started(id: int, count: int) -> Text:
 def cancelled(id: int) -> Text:
     """The private answer to the organiser's cancel."""
     return t("Tournament #{id} is cancelled.", id=id)
+
+
+def stopped(id: int, organiser: int, played: int, total: int | None) -> Text:
+    """The public line when the organiser cancels a running tournament (``played``: rounds paired so far)."""
+    if not played or total is None:
+        return t("Tournament #{id} is cancelled by its organiser <@{organiser}> before its first round.", id=id,
+                 organiser=organiser)
+    return t("Tournament #{id} is cancelled by its organiser <@{organiser}> in round {round} of {total}: no "
+             "further round will be paired. Games in progress play on and still count in its standings.",
+             id=id, organiser=organiser, round=played, total=total)
 
 
 def withdrew(id: int, user: int, lapsed: bool = False) -> Text:
