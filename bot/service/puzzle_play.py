@@ -345,19 +345,24 @@ class PuzzlePlay:
                    solved: bool, rest_proven: bool = False) -> Answered:
         """Close the attempt, solved or failed, with the member's and the puzzle's new ratings."""
         attempt, choice, now = puzzle.attempt, puzzle.choice, self.clock()
-        old = await self.store.puzzle_player(attempt.guild_id, attempt.user_id)
-        mine = Rating(old.rating, old.deviation, old.volatility) if old else \
-            Rating(DEFAULT_RATING, DEFAULT_DEVIATION, DEFAULT_VOLATILITY)
-        new_mine, new_puzzle = rate_puzzle(mine, Rating(choice.rating, choice.deviation, choice.volatility), solved)
-        streak = (old.streak if old else 0) + 1 if solved else 0
-        player = PuzzlePlayerRow(
-            attempt.guild_id, attempt.user_id, new_mine.rating, new_mine.deviation, new_mine.volatility,
-            (old.solved if old else 0) + solved, (old.failed if old else 0) + (not solved), streak,
-            max(streak, old.best_streak if old else 0), now)
         status = "solved" if solved else "failed"
-        if not await self.store.end_puzzle_attempt(attempt, line, status, now, player,
-                                                   (new_puzzle.rating, new_puzzle.deviation, new_puzzle.volatility)):
-            raise stale()
+        # One transaction that holds the puzzle's rating from its reading to its writing: another
+        # member finishing the same puzzle meanwhile waits, then rates from this result.
+        async with self.store.transaction():
+            held = await self.store.lock_puzzle_rating(attempt.game_id, attempt.ply)
+            theirs = Rating(*held) if held else Rating(choice.rating, choice.deviation, choice.volatility)
+            old = await self.store.puzzle_player(attempt.guild_id, attempt.user_id)
+            mine = Rating(old.rating, old.deviation, old.volatility) if old else \
+                Rating(DEFAULT_RATING, DEFAULT_DEVIATION, DEFAULT_VOLATILITY)
+            new_mine, new_puzzle = rate_puzzle(mine, theirs, solved)
+            streak = (old.streak if old else 0) + 1 if solved else 0
+            player = PuzzlePlayerRow(
+                attempt.guild_id, attempt.user_id, new_mine.rating, new_mine.deviation, new_mine.volatility,
+                (old.solved if old else 0) + solved, (old.failed if old else 0) + (not solved), streak,
+                max(streak, old.best_streak if old else 0), now)
+            if not await self.store.end_puzzle_attempt(attempt, line, status, now, player,
+                                                       (new_puzzle.rating, new_puzzle.deviation, new_puzzle.volatility)):
+                raise stale()
         ended = PuzzleAttemptRow(attempt.id, attempt.guild_id, attempt.user_id, attempt.game_id, attempt.ply, line,
                                  status, attempt.started_at, now)
         pos = puzzle.position.copy()

@@ -445,6 +445,11 @@ class Store(abc.ABC):
         """Set an open attempt's moves to ``line`` if they are still ``was`` (False: another answer came first)."""
 
     @abc.abstractmethod
+    async def lock_puzzle_rating(self, game_id: int, ply: int) -> tuple[float, float, float] | None:
+        """Inside a transaction: a puzzle's own rating (rating, deviation, volatility), held until it ends
+        (None: no such puzzle)."""
+
+    @abc.abstractmethod
     async def end_puzzle_attempt(self, attempt: PuzzleAttemptRow, line: tuple[str, ...], status: str, now: float,
                                  player: PuzzlePlayerRow | None, puzzle: tuple[float, float, float] | None) -> bool:
         """Close an open attempt whose moves are still ``attempt.line`` (False: another answer came

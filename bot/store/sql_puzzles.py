@@ -67,6 +67,14 @@ class PuzzleSQL(SQLDriver):
                               user_id=user_id, game_id=game_id, ply=ply)
         return None if row is None else _choice(row)
 
+    async def lock_puzzle_rating(self, game_id: int, ply: int) -> tuple[float, float, float] | None:
+        """Inside a transaction: a puzzle's own rating (rating, deviation, volatility), held until it
+        ends, so that two members finishing it at once each move it from the other's result."""
+        self._require_tx("lock_puzzle_rating")
+        row = await self._one("SELECT rating, deviation, volatility FROM puzzles WHERE game_id = :game_id AND ply = :ply"
+                              + self.FOR_UPDATE, game_id=game_id, ply=ply)
+        return None if row is None else (float(row[0]), float(row[1]), float(row[2]))
+
     async def start_puzzle_attempt(self, guild_id: int, user_id: int, game_id: int, ply: int,
                                    now: float) -> PuzzleAttemptRow:
         """Open a member's attempt at a puzzle. Raises :class:`Conflict` when they have one open."""
